@@ -1,0 +1,1 @@
+"""The embedded stack: real servers shipped as wheels, started as child processes on loopback."""

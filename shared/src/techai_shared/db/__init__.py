@@ -1,0 +1,1 @@
+"""The command store: schema, engine factory, migrations, transactional outbox and its relay."""

@@ -1,0 +1,60 @@
+"""Async engine factory for MySQL/MariaDB (asyncmy) and SQLite (aiosqlite)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from techai_shared.settings import CommonSettings
+
+
+def make_engine(settings: CommonSettings) -> AsyncEngine:
+    """The command store's engine; SQLite gets WAL and BEGIN IMMEDIATE so writers serialise."""
+    url = make_url(settings.mysql_url)
+    if url.get_backend_name() == "sqlite":
+        return _sqlite_engine(settings.mysql_url)
+    if "charset" not in url.query:
+        url = url.update_query_dict({"charset": "utf8mb4"})
+    return create_async_engine(
+        url,
+        pool_size=settings.mysql_pool_size,
+        max_overflow=settings.mysql_pool_size,
+        pool_pre_ping=True,
+        pool_recycle=1800,
+        pool_timeout=10,
+    )
+
+
+def _sqlite_engine(url: str) -> AsyncEngine:
+    database = make_url(url).database
+    if database and database != ":memory:":
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_async_engine(url, connect_args={"timeout": 30})
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _: Any) -> None:
+        # Hand transaction control to the "begin" hook below (pysqlite's own BEGIN is deferred,
+        # which lets two writers read the same row and then fail on upgrade to a write lock).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+async def check_database(engine: AsyncEngine) -> None:
+    """Readiness probe: one round trip."""
+    async with engine.connect() as conn:
+        await conn.execute(text("SELECT 1"))

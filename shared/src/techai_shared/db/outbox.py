@@ -1,0 +1,280 @@
+"""Transactional outbox: events are inserted with the domain rows, and a relay publishes them.
+
+Only one relay publishes at a time (MySQL GET_LOCK on a dedicated connection; SQLite has one
+process writing and the lock is trivially held), in outbox id order, so the events of one aggregate
+reach Kafka in the order their transactions committed (the session row lock serialises them).
+A row is marked published only after Kafka acknowledged it; a crash in between re-publishes it,
+which consumers tolerate (versions and unique ids make the projection idempotent).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from aiokafka import AIOKafkaProducer
+from prometheus_client import Counter, Gauge
+from sqlalchemy import func, insert, select, text, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from techai_shared.clock import utcnow
+from techai_shared.db.schema import outbox_events
+from techai_shared.events import EventEnvelope
+from techai_shared.kafka import ensure_topics, make_producer
+from techai_shared.settings import CommonSettings
+
+logger = logging.getLogger(__name__)
+
+PUBLISHED = Counter("outbox_events_published_total", "Outbox events published to Kafka")
+PUBLISH_FAILURES = Counter("outbox_publish_failures_total", "Failed outbox publish attempts")
+BACKLOG = Gauge("outbox_backlog", "Unpublished outbox rows")
+OLDEST_AGE = Gauge("outbox_oldest_unpublished_age_seconds", "Age of the oldest unpublished row")
+IS_LEADER = Gauge("outbox_relay_leader", "1 while this process holds the relay lock")
+
+LOCK_NAME = "techai_outbox_relay"
+
+
+async def add_events(conn: AsyncConnection, events: Sequence[EventEnvelope]) -> None:
+    """Insert events into the outbox inside the caller's transaction."""
+    if not events:
+        return
+    now = utcnow()
+    await conn.execute(
+        insert(outbox_events),
+        [
+            {
+                "event_id": e.event_id,
+                "aggregate_type": e.aggregate_type.value,
+                "aggregate_id": e.aggregate_id,
+                "event_type": e.event_type.value,
+                "version": e.version,
+                "body": e.to_json(),
+                "created_at": now,
+            }
+            for e in events
+        ],
+    )
+
+
+class _LeaderLock:
+    """MySQL named lock held on its own connection; re-verified before each batch."""
+
+    def __init__(self, engine: AsyncEngine, name: str) -> None:
+        self._engine = engine
+        self._name = name
+        self._conn: AsyncConnection | None = None
+        self._trivial = engine.dialect.name == "sqlite"
+
+    async def hold(self) -> bool:
+        if self._trivial:
+            return True
+        try:
+            if self._conn is not None:
+                row = await self._conn.execute(
+                    text("SELECT IS_USED_LOCK(:n) = CONNECTION_ID()"), {"n": self._name}
+                )
+                if row.scalar():
+                    return True
+                await self.release()
+            self._conn = await self._engine.connect()
+            got = (
+                await self._conn.execute(text("SELECT GET_LOCK(:n, 0)"), {"n": self._name})
+            ).scalar()
+            await self._conn.commit()  # end the implicit transaction; the lock is per session
+            if got == 1:
+                logger.info("outbox relay: this process is now the publisher")
+                return True
+            await self.release()
+            return False
+        except Exception:
+            logger.warning("outbox relay: lock check failed", exc_info=True)
+            await self.release()
+            return False
+
+    async def release(self) -> None:
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            try:
+                await conn.execute(text("SELECT RELEASE_LOCK(:n)"), {"n": self._name})
+            except Exception:  # the connection may already be gone, and the lock with it
+                logger.debug("outbox relay: release failed", exc_info=True)
+            try:
+                await conn.close()
+            except Exception:
+                logger.debug("outbox relay: close failed", exc_info=True)
+
+
+class OutboxRelay:
+    """Publishes unpublished outbox rows to Kafka; run one per writing process."""
+
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        settings: CommonSettings,
+        producer: AIOKafkaProducer | None = None,
+        max_backoff: float = 5.0,
+    ) -> None:
+        self._engine = engine
+        self._settings = settings
+        self._producer = producer
+        self._own_producer = producer is None
+        self._lock = _LeaderLock(engine, LOCK_NAME)
+        self._wakeup = asyncio.Event()
+        self._max_backoff = max_backoff
+        self._stopping = False
+        self._task: asyncio.Task[None] | None = None
+
+    def wake(self) -> None:
+        """Tell the relay that new rows were committed, so it need not wait for the next poll."""
+        self._wakeup.set()
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self.run(), name="outbox-relay")
+
+    async def stop(self) -> None:
+        self._stopping = True
+        self._wakeup.set()
+        if self._task is not None:
+            await asyncio.wait([self._task], timeout=10)
+            if not self._task.done():
+                self._task.cancel()
+        await self._lock.release()
+        await self._close_producer()
+
+    async def run(self) -> None:
+        backoff = 0.2
+        while not self._stopping:
+            try:
+                published = await self.publish_pending() if await self._lock.hold() else 0
+                backoff = 0.2
+                if published:
+                    continue  # drain the backlog before sleeping
+            except Exception as exc:
+                PUBLISH_FAILURES.inc()
+                logger.warning("outbox relay: publish failed (%s: %s); retrying in %.1fs",
+                               type(exc).__name__, exc, backoff)
+                await self._close_producer()
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, self._max_backoff)
+                continue
+            await self._sleep()
+
+    async def _sleep(self) -> None:
+        try:
+            await asyncio.wait_for(
+                self._wakeup.wait(), timeout=self._settings.outbox_poll_interval_seconds
+            )
+        except TimeoutError:
+            pass
+        self._wakeup.clear()
+
+    async def publish_pending(self) -> int:
+        """Publish one batch in id order; returns how many rows were marked published."""
+        rows = await self._fetch_batch()
+        if not rows:
+            return 0
+        producer = await self._ensure_producer()
+        futures = [
+            await producer.send(
+                self._settings.topic(row.aggregate_type),
+                value=row.body.encode(),
+                key=row.aggregate_id.encode(),
+                headers=[("event_id", row.event_id.encode()), ("event_type", row.event_type.encode())],
+            )
+            for row in rows
+        ]
+        done_ids: list[int] = []
+        error: BaseException | None = None
+        for row, fut in zip(rows, futures, strict=True):
+            try:
+                await fut
+            except Exception as exc:
+                error = exc
+                break  # keep order: mark only the acknowledged prefix
+            done_ids.append(row.id)
+        await self._mark_published(done_ids)
+        if error is not None:
+            await self._record_failure(rows[len(done_ids)].id, error)
+            raise error
+        return len(done_ids)
+
+    async def _fetch_batch(self) -> list[Any]:
+        async with self._engine.connect() as conn:
+            result = await conn.execute(
+                select(
+                    outbox_events.c.id,
+                    outbox_events.c.event_id,
+                    outbox_events.c.aggregate_type,
+                    outbox_events.c.aggregate_id,
+                    outbox_events.c.event_type,
+                    outbox_events.c.body,
+                )
+                .where(outbox_events.c.published_at.is_(None))
+                .order_by(outbox_events.c.id)
+                .limit(self._settings.outbox_batch_size)
+            )
+            rows = list(result)
+            await conn.commit()
+        return rows
+
+    async def _mark_published(self, ids: list[int]) -> None:
+        if not ids:
+            return
+        async with self._engine.begin() as conn:
+            await conn.execute(
+                update(outbox_events)
+                .where(outbox_events.c.id.in_(ids))
+                .values(published_at=utcnow(), attempts=outbox_events.c.attempts + 1)
+            )
+        PUBLISHED.inc(len(ids))
+
+    async def _record_failure(self, row_id: int, error: BaseException) -> None:
+        try:
+            async with self._engine.begin() as conn:
+                await conn.execute(
+                    update(outbox_events)
+                    .where(outbox_events.c.id == row_id)
+                    .values(
+                        attempts=outbox_events.c.attempts + 1,
+                        last_error=f"{type(error).__name__}: {error}"[:500],
+                    )
+                )
+        except Exception:
+            logger.debug("outbox relay: could not record failure", exc_info=True)
+
+    async def _ensure_producer(self) -> AIOKafkaProducer:
+        if self._producer is None:
+            # Tansu with memory storage forgets topics when it restarts: create them on (re)connect.
+            await ensure_topics(self._settings)
+            producer = make_producer(self._settings)
+            await producer.start()
+            self._producer = producer
+        return self._producer
+
+    async def _close_producer(self) -> None:
+        if self._producer is not None and self._own_producer:
+            producer, self._producer = self._producer, None
+            try:
+                await asyncio.wait_for(producer.stop(), timeout=5)
+            except Exception:
+                logger.debug("outbox relay: producer stop failed", exc_info=True)
+
+
+async def outbox_backlog(engine: AsyncEngine) -> tuple[int, float]:
+    """Unpublished row count and the age in seconds of the oldest one (for metrics and ops)."""
+    async with engine.connect() as conn:
+        row = (
+            await conn.execute(
+                select(func.count(), func.min(outbox_events.c.created_at)).where(
+                    outbox_events.c.published_at.is_(None)
+                )
+            )
+        ).one()
+        await conn.commit()
+    count, oldest = row
+    age = (utcnow() - oldest).total_seconds() if oldest is not None else 0.0
+    BACKLOG.set(count)
+    OLDEST_AGE.set(age)
+    return int(count), age

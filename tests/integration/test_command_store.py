@@ -1,0 +1,64 @@
+"""The conversation command layer on MariaDB: atomic exchanges, contiguous sequences, outbox rows."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+from sqlalchemy import select
+
+from techai_shared.clock import utcnow
+from techai_shared.conversations import ConversationStore, NewMessage
+from techai_shared.db.schema import conversation_messages, outbox_events
+from techai_shared.errors import Forbidden, SessionNotFound
+
+pytestmark = pytest.mark.integration
+
+
+def _pair(text: str) -> tuple[NewMessage, NewMessage]:
+    return NewMessage("user", text, 3), NewMessage("assistant", f"answer to {text}", 4)
+
+
+async def test_concurrent_exchanges_get_contiguous_sequence_numbers(engine):
+    store = ConversationStore(engine)
+    user = uuid.uuid4().hex
+    first = await store.append_exchange(user, None, *_pair("hello"), utcnow())
+    sid = first.session.session_id
+    await asyncio.gather(
+        *(store.append_exchange(user, sid, *_pair(f"q{i}"), utcnow()) for i in range(19))
+    )
+    msgs = await store.messages(sid)
+    assert [m.sequence_number for m in msgs] == list(range(1, 41))
+    session = await store.get_owned(sid, user)
+    assert session.message_count == 40
+    async with engine.connect() as conn:
+        versions = (
+            await conn.execute(
+                select(outbox_events.c.version)
+                .where(outbox_events.c.aggregate_id == sid)
+                .order_by(outbox_events.c.id)
+            )
+        ).scalars().all()
+    # one Created, then per exchange two messages and one Updated: versions 1..58 in commit order
+    assert list(versions) == list(range(1, 1 + 1 + 20 * 3))
+
+
+async def test_other_users_session_is_forbidden_and_deleted_is_not_found(engine):
+    store = ConversationStore(engine)
+    owner, other = uuid.uuid4().hex, uuid.uuid4().hex
+    sid = (await store.append_exchange(owner, None, *_pair("mine"), utcnow())).session.session_id
+    with pytest.raises(Forbidden):
+        await store.append_exchange(other, sid, *_pair("theirs"), utcnow())
+    with pytest.raises(Forbidden):
+        await store.rename(sid, other, "x")
+    await store.delete(sid, owner, utcnow())
+    with pytest.raises(SessionNotFound):
+        await store.get_owned(sid, owner)
+    with pytest.raises(SessionNotFound):
+        await store.append_exchange(owner, sid, *_pair("again"), utcnow())
+    async with engine.connect() as conn:
+        count = len((await conn.execute(
+            select(conversation_messages.c.message_id)
+            .where(conversation_messages.c.session_id == sid))).all())
+    assert count == 2  # the refused writes stored nothing
