@@ -1,0 +1,81 @@
+"""Wires the concrete adapters of chatbot-api; the only place that knows them all."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from pymongo import AsyncMongoClient
+from redis.asyncio import Redis
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from chatbot_api.adapters.llm import ChatModel, make_model
+from chatbot_api.adapters.rate_limit import RedisRateLimiter
+from chatbot_api.adapters.read_model import MongoReadModel
+from chatbot_api.service_layer.chat import ChatService
+from chatbot_api.service_layer.history import ConversationReader
+from chatbot_api.settings import ChatbotSettings
+from techai_shared.cache import make_redis
+from techai_shared.clock import Clock, utcnow
+from techai_shared.conversations import ConversationStore
+from techai_shared.db.engine import check_database, make_engine
+from techai_shared.db.outbox import OutboxRelay
+from techai_shared.mongo import make_mongo_client
+from techai_shared.tokens import TokenCounter
+from techai_shared.web import ReadinessCheck
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class Container:
+    settings: ChatbotSettings
+    engine: AsyncEngine
+    mongo: AsyncMongoClient[dict[str, Any]]
+    redis: Redis
+    relay: OutboxRelay
+    store: ConversationStore
+    reader: ConversationReader
+    chat: ChatService
+    clock: Clock
+
+    def readiness_checks(self) -> dict[str, ReadinessCheck]:
+        async def mongo() -> None:
+            await self.mongo.admin.command("ping")
+
+        async def redis() -> None:
+            await self.redis.ping()
+
+        async def database() -> None:
+            await check_database(self.engine)
+
+        return {"database": database, "mongodb": mongo, "redis": redis}
+
+    async def close(self) -> None:
+        await self.relay.stop()
+        await self.redis.aclose()
+        await self.mongo.close()
+        await self.engine.dispose()
+
+
+def bootstrap(settings: ChatbotSettings, model: ChatModel | None = None,
+              clock: Clock = utcnow) -> Container:
+    """Build every adapter and service; starts the outbox relay."""
+    engine = make_engine(settings)
+    mongo = make_mongo_client(settings)
+    redis = make_redis(settings)
+    relay = OutboxRelay(engine, settings)
+    store = ConversationStore(engine, on_commit=relay.wake)
+    reader = ConversationReader(MongoReadModel(mongo[settings.mongodb_database]), store)
+    chat = ChatService(
+        settings=settings,
+        store=store,
+        reader=reader,
+        model=model or make_model(settings),
+        limiter=RedisRateLimiter(redis, settings.chatbot_rate_limit_per_minute),
+        tokens=TokenCounter(),
+        clock=clock,
+    )
+    relay.start()
+    return Container(settings, engine, mongo, redis, relay, store, reader, chat, clock)

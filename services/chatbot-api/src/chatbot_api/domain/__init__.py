@@ -1,0 +1,1 @@
+"""Plain-Python rules of a conversation: input normalisation, languages, the history window."""

@@ -1,0 +1,1 @@
+"""HTTP edge of chatbot-api."""

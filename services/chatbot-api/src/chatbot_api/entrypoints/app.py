@@ -1,0 +1,38 @@
+"""The FastAPI application of chatbot-api."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from chatbot_api.bootstrap import Container, bootstrap
+from chatbot_api.entrypoints.routes import router
+from chatbot_api.settings import ChatbotSettings
+from techai_shared.web import (
+    BodySizeLimitMiddleware,
+    RequestContextMiddleware,
+    install_error_handlers,
+    install_ops_routes,
+)
+
+
+def create_app(settings: ChatbotSettings, container: Container | None = None) -> FastAPI:
+    """An app whose adapters are built in its lifespan (or given, for tests)."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.container = container or bootstrap(settings)
+        try:
+            yield
+        finally:
+            await app.state.container.close()
+
+    app = FastAPI(title="chatbot-api", version="0.1.0", lifespan=lifespan)
+    app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.chatbot_max_body_bytes)
+    app.add_middleware(RequestContextMiddleware)
+    install_error_handlers(app)
+    install_ops_routes(app, lambda: app.state.container.readiness_checks())
+    app.include_router(router)
+    return app
