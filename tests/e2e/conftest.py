@@ -1,0 +1,34 @@
+"""The end-to-end stack: every service as a process, on MariaDB, Tansu, SecantusDB and Redis."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from devstack.servers import Server
+from tests.conftest import REDIS_URL
+from tests.e2e.stack import Stack, make_stack
+from tests.support.fake_llm import FakeLlm
+
+
+@pytest.fixture(scope="module")
+def llm() -> Iterator[FakeLlm]:
+    server = FakeLlm().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def stack(workdir: Path, mysql_database: str, mongo_server: Server, llm: FakeLlm) -> Iterator[Stack]:
+    running = make_stack(workdir, mysql_database, mongo_server.url, REDIS_URL, llm.base_url)
+    try:
+        running.start()
+    except Exception:
+        for service in running.procs:
+            print(f"--- {service} log ---\n{running.log(service).read_text()[-4000:]}")
+        running.stop()
+        raise
+    yield running
+    running.stop()
