@@ -9,11 +9,13 @@ in any order without truncating shared state.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import tempfile
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from devstack.servers import Server, free_port, start_secantus, start_tansu
@@ -23,6 +25,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from techai_shared.db.engine import make_engine
 from techai_shared.db.migrate import upgrade_to_head
 from techai_shared.settings import CommonSettings
+
+T = TypeVar("T")
 
 MYSQL_SERVER_URL = os.environ.get("TEST_MYSQL_URL", "mysql+asyncmy://root@127.0.0.1:3306")
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -52,21 +56,30 @@ def mongo_server(workdir: Path) -> Iterator[Server]:
     server.stop()
 
 
-@pytest.fixture(scope="session")
-async def mysql_database() -> AsyncIterator[str]:
-    """A fresh MariaDB database for this test session, migrated to head; dropped afterwards."""
+@contextlib.asynccontextmanager
+async def fresh_database() -> AsyncIterator[str]:
+    """A new MariaDB database migrated to head (about 60 ms), dropped afterwards."""
     name = unique("techai_test_")
     admin = create_async_engine(MYSQL_SERVER_URL + "/", isolation_level="AUTOCOMMIT")
     async with admin.connect() as conn:
         await conn.execute(text(f"CREATE DATABASE {name} CHARACTER SET utf8mb4"))
     url = f"{MYSQL_SERVER_URL}/{name}"
     engine = make_engine(CommonSettings(mysql_url=url))
-    await upgrade_to_head(engine)
-    await engine.dispose()
-    yield url
-    async with admin.connect() as conn:
-        await conn.execute(text(f"DROP DATABASE IF EXISTS {name}"))
-    await admin.dispose()
+    try:
+        await upgrade_to_head(engine)
+        await engine.dispose()
+        yield url
+    finally:
+        async with admin.connect() as conn:
+            await conn.execute(text(f"DROP DATABASE IF EXISTS {name}"))
+        await admin.dispose()
+
+
+@pytest.fixture
+async def mysql_database() -> AsyncIterator[str]:
+    """Each test its own command store, so outbox relays never see another test's rows."""
+    async with fresh_database() as url:
+        yield url
 
 
 @pytest.fixture
@@ -92,8 +105,13 @@ async def engine(settings: CommonSettings) -> AsyncIterator[AsyncEngine]:
     await eng.dispose()
 
 
-async def eventually(check, timeout: float = 15.0, interval: float = 0.1):  # type: ignore[no-untyped-def]
-    """Await `check()` until it returns a truthy value or the timeout passes (then assert)."""
+async def eventually(check: Callable[[], Awaitable[T]], within: float = 15.0,
+                     interval: float = 0.1) -> T:
+    """Await `check()` until it returns a truthy value or `within` seconds pass (then assert).
+
+    An AssertionError inside `check` counts as "not yet"; any other exception fails at once.
+    """
+    timeout = within
     deadline = asyncio.get_running_loop().time() + timeout
     last = None
     while True:

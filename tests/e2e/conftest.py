@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-
 from devstack.servers import Server
-from tests.conftest import REDIS_URL
+
+from tests.conftest import REDIS_URL, fresh_database
 from tests.e2e.stack import Stack, make_stack
 from tests.support.fake_llm import FakeLlm
 
@@ -21,8 +21,14 @@ def llm() -> Iterator[FakeLlm]:
 
 
 @pytest.fixture(scope="module")
-def stack(workdir: Path, mysql_database: str, mongo_server: Server, llm: FakeLlm) -> Iterator[Stack]:
-    running = make_stack(workdir, mysql_database, mongo_server.url, REDIS_URL, llm.base_url)
+async def e2e_database() -> AsyncIterator[str]:
+    async with fresh_database() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def stack(workdir: Path, e2e_database: str, mongo_server: Server, llm: FakeLlm) -> Iterator[Stack]:
+    running = make_stack(workdir, e2e_database, mongo_server.url, REDIS_URL, llm.base_url)
     try:
         running.start()
     except Exception:

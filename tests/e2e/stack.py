@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
-
 from devstack.servers import Server, free_port, start_tansu, wait_until
 
 SERVICES = {"chatbot": "chatbot_api", "command": "command_api", "sync": "query_sync"}

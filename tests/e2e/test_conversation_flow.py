@@ -55,7 +55,7 @@ async def test_three_turns_reach_mongodb_in_order_and_prompt_has_history(stack, 
             async def projected() -> bool:
                 return await coll.count_documents({"session_id": sid}) == 6
 
-            await eventually(projected, timeout=10)
+            await eventually(projected, within=10)
         finally:
             await mongo.close()
         page = await client.get(f"{stack.url('chatbot')}/api/v1/chatbot/sessions/{sid}/messages",
@@ -92,7 +92,7 @@ async def test_twenty_concurrent_messages_to_one_session_are_contiguous_everywhe
             docs = await coll.find({"session_id": sid}, sort=[("sequence_number", 1)]).to_list(None)
             return docs if len(docs) == 40 else []
 
-        docs = await eventually(projected, timeout=15)
+        docs = await eventually(projected, within=15)
     finally:
         await mongo.close()
     assert [(d["message_id"], d["sequence_number"], d["content"]) for d in docs] == [

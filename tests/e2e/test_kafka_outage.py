@@ -49,7 +49,7 @@ async def test_exchanges_written_while_kafka_is_down_reach_mongodb_after_it_retu
                                                             "role": "user"})}
             return {f"during the outage {i}" for i in range(10)} <= texts
 
-        await eventually(caught_up, timeout=60, interval=0.5)
+        await eventually(caught_up, within=60, interval=0.5)
     finally:
         await mongo.close()
     assert await _unpublished(stack.env["MYSQL_URL"], sorted(sessions)) == 0

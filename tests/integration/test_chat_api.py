@@ -128,7 +128,8 @@ async def test_someone_elses_session_is_403_everywhere_and_deleted_is_404(api, s
     renamed = await api.patch(f"/api/v1/chatbot/sessions/{sid}/title", json={"title": "  새 제목  "},
                               headers=auth(settings, owner))
     assert renamed.json()["data"]["title"] == "새 제목"
-    assert (await api.delete(f"/api/v1/chatbot/sessions/{sid}", headers=auth(settings, owner))).status_code == 200
+    deleted = await api.delete(f"/api/v1/chatbot/sessions/{sid}", headers=auth(settings, owner))
+    assert deleted.status_code == 200
     for method, path, body in calls:
         r = await api.request(method, path, json=body, headers=auth(settings, owner))
         assert r.status_code == 404 and r.json()["code"] == "4041", (method, path, r.text)

@@ -13,10 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import uvicorn
+from devstack.servers import free_port, port_open, wait_until
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
-
-from devstack.servers import free_port, port_open, wait_until
 
 
 @dataclass

@@ -21,7 +21,7 @@ def make_producer(settings: CommonSettings) -> AIOKafkaProducer:
         acks="all",
         enable_idempotence=settings.kafka_enable_idempotence,
         linger_ms=2,
-        request_timeout_ms=10_000,
+        request_timeout_ms=settings.kafka_request_timeout_ms,
         retry_backoff_ms=200,
     )
 
@@ -36,7 +36,8 @@ async def ensure_topics(settings: CommonSettings, topics: list[str] | None = Non
     """Create the topics that are missing; existing ones are left as they are."""
     wanted = topics or all_topics(settings)
     admin = AIOKafkaAdminClient(
-        bootstrap_servers=settings.kafka_bootstrap_servers, request_timeout_ms=10_000
+        bootstrap_servers=settings.kafka_bootstrap_servers,
+        request_timeout_ms=settings.kafka_request_timeout_ms,
     )
     await admin.start()
     try:

@@ -13,7 +13,7 @@ def make_mongo_client(settings: CommonSettings) -> AsyncMongoClient[dict[str, An
     """A client with bounded server selection so a down server fails fast instead of hanging."""
     return AsyncMongoClient(
         settings.mongodb_uri,
-        serverSelectionTimeoutMS=5_000,
+        serverSelectionTimeoutMS=settings.mongodb_server_selection_timeout_ms,
         connectTimeoutMS=5_000,
         tz_aware=True,
         maxPoolSize=50,

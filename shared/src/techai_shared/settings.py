@@ -1,7 +1,8 @@
 """Settings common to every service; each service subclasses them with its own prefixed fields.
 
-Infrastructure endpoints keep the unprefixed names operators expect (MYSQL_URL, KAFKA_BOOTSTRAP_SERVERS,
-MONGODB_URI, REDIS_URL); service-specific values carry the service's prefix (CHATBOT_, COMMAND_, SYNC_).
+Infrastructure endpoints keep the unprefixed names operators expect (MYSQL_URL,
+KAFKA_BOOTSTRAP_SERVERS, MONGODB_URI, REDIS_URL); service-specific values carry the service's
+prefix (CHATBOT_, COMMAND_, SYNC_).
 Defaults point at the embedded stack that `make run` starts.
 """
 
@@ -30,8 +31,10 @@ class CommonSettings(BaseSettings):
     kafka_topic_prefix: str = "techai"
     kafka_topic_partitions: int = 3
     kafka_replication_factor: int = 1
+    kafka_request_timeout_ms: int = 10_000
     mongodb_uri: str = "mongodb://127.0.0.1:27117"
     mongodb_database: str = "techai"
+    mongodb_server_selection_timeout_ms: int = 5_000
     redis_url: str = "redis://127.0.0.1:16379/0"
 
     jwt_secret: str = DEV_JWT_SECRET

@@ -1,0 +1,1 @@
+"""command-api: the catalog's write API and the outbox relay of its writes."""

@@ -10,6 +10,7 @@ which consumers tolerate (versions and unique ids make the projection idempotent
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -33,7 +34,7 @@ BACKLOG = Gauge("outbox_backlog", "Unpublished outbox rows")
 OLDEST_AGE = Gauge("outbox_oldest_unpublished_age_seconds", "Age of the oldest unpublished row")
 IS_LEADER = Gauge("outbox_relay_leader", "1 while this process holds the relay lock")
 
-LOCK_NAME = "techai_outbox_relay"
+LOCK_PREFIX = "techai_outbox_relay"
 
 
 async def add_events(conn: AsyncConnection, events: Sequence[EventEnvelope]) -> None:
@@ -120,7 +121,9 @@ class OutboxRelay:
         self._settings = settings
         self._producer = producer
         self._own_producer = producer is None
-        self._lock = _LeaderLock(engine, LOCK_NAME)
+        # GET_LOCK names are server-wide: scope them to the database so relays of two databases
+        # on one server do not block each other.
+        self._lock = _LeaderLock(engine, f"{LOCK_PREFIX}:{engine.url.database}"[:64])
         self._wakeup = asyncio.Event()
         self._max_backoff = max_backoff
         self._stopping = False
@@ -141,13 +144,16 @@ class OutboxRelay:
             if not self._task.done():
                 self._task.cancel()
         await self._lock.release()
+        IS_LEADER.set(0)
         await self._close_producer()
 
     async def run(self) -> None:
         backoff = 0.2
         while not self._stopping:
             try:
-                published = await self.publish_pending() if await self._lock.hold() else 0
+                leader = await self._lock.hold()
+                IS_LEADER.set(1 if leader else 0)
+                published = await self.publish_pending() if leader else 0
                 backoff = 0.2
                 if published:
                     continue  # drain the backlog before sleeping
@@ -162,12 +168,10 @@ class OutboxRelay:
             await self._sleep()
 
     async def _sleep(self) -> None:
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(
                 self._wakeup.wait(), timeout=self._settings.outbox_poll_interval_seconds
             )
-        except TimeoutError:
-            pass
         self._wakeup.clear()
 
     async def publish_pending(self) -> int:
@@ -181,7 +185,10 @@ class OutboxRelay:
                 self._settings.topic(row.aggregate_type),
                 value=row.body.encode(),
                 key=row.aggregate_id.encode(),
-                headers=[("event_id", row.event_id.encode()), ("event_type", row.event_type.encode())],
+                headers=[
+                    ("event_id", row.event_id.encode()),
+                    ("event_type", row.event_type.encode()),
+                ],
             )
             for row in rows
         ]
@@ -194,6 +201,9 @@ class OutboxRelay:
                 error = exc
                 break  # keep order: mark only the acknowledged prefix
             done_ids.append(row.id)
+        if error is not None:
+            # Retrieve the outcome of the sends after the failure so none is left unobserved.
+            await asyncio.gather(*futures[len(done_ids) + 1:], return_exceptions=True)
         await self._mark_published(done_ids)
         if error is not None:
             await self._record_failure(rows[len(done_ids)].id, error)

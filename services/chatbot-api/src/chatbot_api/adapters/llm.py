@@ -71,7 +71,7 @@ class OpenAIChatModel:
         self._total_timeout = settings.openai_total_timeout_seconds
         self._llm = ChatOpenAI(
             model=settings.openai_model,
-            api_key=settings.openai_api_key,  # type: ignore[arg-type]
+            api_key=settings.openai_api_key,
             base_url=settings.openai_base_url,
             timeout=settings.openai_timeout_seconds,
             max_retries=settings.openai_max_retries,

@@ -1,0 +1,68 @@
+# The interface of the project: CI and people call these targets, nothing else.
+#   make install   pinned uv in .tools/, then the locked environment in .venv (only when the lock changed)
+#   make run       the embedded stack (SQLite, Tansu, SecantusDB, redis-server) and all three services
+#   make test      unit, integration and e2e tests (MariaDB on :3306 and Redis on :6379 must be up)
+#   make lint      ruff and mypy
+#   make token USER=1001 [ROLE=ADMIN]   a development JWT, printed as the last line
+#   make migrate   the command store to the newest schema (MYSQL_URL, default the make-run SQLite file)
+#   make clean     remove .run/ (the data and logs of make run)
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3.11
+UV_VERSION := 0.13.9
+TOOLS := .tools
+UV := $(TOOLS)/bin/uv
+UV_STAMP := $(TOOLS)/.uv-$(UV_VERSION)
+VENV := .venv
+PY := $(VENV)/bin/python
+INSTALL_STAMP := $(VENV)/.installed
+PROJECT_FILES := uv.lock pyproject.toml $(wildcard */pyproject.toml services/*/pyproject.toml infra/*/pyproject.toml)
+SRC_DIRS := shared/src services/chatbot-api/src services/command-api/src services/query-sync/src infra/devstack/src
+SQLITE_URL := sqlite+aiosqlite:///$(CURDIR)/.run/data/techai.db
+
+empty :=
+space := $(empty) $(empty)
+ROLE ?= USER
+PYTEST_ARGS ?=
+
+.PHONY: help install run test lint token migrate clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+
+install: $(INSTALL_STAMP) ## install the locked environment into .venv (idempotent)
+
+$(UV_STAMP):
+	test -x $(TOOLS)/bin/pip || $(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install --quiet uv==$(UV_VERSION)
+	touch $@
+
+# Re-sync only when the lock or a pyproject changed (or .venv was removed with its stamp).
+$(INSTALL_STAMP): $(PROJECT_FILES) $(UV_STAMP)
+	UV_PYTHON_DOWNLOADS=never $(UV) sync --frozen
+	touch $@
+
+run: install ## start the embedded stack and all services; Ctrl-C stops everything
+	exec $(PY) -m devstack.run --root "$(CURDIR)"
+
+test: install ## run every test tier (what CI runs)
+	$(VENV)/bin/pytest -p no:cacheprovider $(PYTEST_ARGS) tests
+
+lint: install ## ruff and mypy
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+# USER is also the login name in the environment: only a USER given on the command line counts.
+token: install ## print a development JWT: make token USER=1001 [ROLE=ADMIN]
+ifneq ($(origin USER),command line)
+	@echo "usage: make token USER=<user id> [ROLE=USER|ADMIN]" >&2; exit 2
+endif
+	@$(PY) -m devstack.token --user "$(USER)" --role "$(ROLE)"
+
+migrate: install ## migrate the command store (MYSQL_URL, default the make-run SQLite file)
+	MYSQL_URL="$${MYSQL_URL:-$(SQLITE_URL)}" $(PY) -m techai_shared.db.migrate
+
+clean: ## remove .run/ (make run's data and logs)
+	rm -rf .run

@@ -1,0 +1,316 @@
+"""`make run` (`python -m devstack.run`): the embedded stack and all services on this machine, no Docker.
+
+Order: refuse if a port is taken; start Tansu, SecantusDB and redis-server (each unless the env points
+at a real server); migrate the command store; start chatbot-api, command-api and query-sync and wait
+for their /readyz; print where everything is; then watch. Ctrl-C or SIGTERM stops the services first,
+then the servers; a second Ctrl-C kills them all at once. Logs: .run/logs/<name>.log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from types import FrameType
+
+from pydantic import ValidationError
+
+from devstack.config import (
+    MONGODB_DATABASE,
+    Endpoints,
+    ServiceSpec,
+    StackLayout,
+    StackSettings,
+    embedded_ports,
+    external_stores,
+    service_env,
+    services,
+)
+from devstack.ports import busy_ports
+from devstack.processes import (
+    ServiceProcess,
+    kill_all,
+    mark_log,
+    start_service,
+    stop_all,
+    stop_strays,
+    tail,
+)
+from devstack.servers import Server, ServerError, start_redis, start_secantus, start_tansu
+from techai_shared.logging import configure_logging
+
+logger = logging.getLogger("devstack.run")
+
+MIGRATION_TIMEOUT = 120.0
+WATCH_INTERVAL = 0.5
+REPEAT_GRACE = 1.0  # seconds in which a repeated signal counts as the same one
+
+_STARTERS: dict[str, Callable[[int, StackLayout], Server]] = {
+    "kafka": lambda port, layout: start_tansu(port, layout.log("tansu")),
+    "mongodb": lambda port, layout: start_secantus(
+        port, layout.data_dir / "secantus", layout.log("secantus")
+    ),
+    "redis": lambda port, layout: start_redis(port, layout.data_dir / "redis", layout.log("redis")),
+}
+_SERVER_NAMES = {"kafka": "Tansu (Kafka)", "mongodb": "SecantusDB (MongoDB)", "redis": "redis-server"}
+_PORT_VARIABLES = {"kafka": "DEVSTACK_KAFKA_PORT", "mongodb": "DEVSTACK_MONGODB_PORT",
+                   "redis": "DEVSTACK_REDIS_PORT", "chatbot-api": "CHATBOT_PORT",
+                   "command-api": "COMMAND_PORT", "query-sync": "SYNC_PORT"}
+
+
+class LaunchError(RuntimeError):
+    """The stack cannot start; the message says why and what to do."""
+
+
+class StopRequested(Exception):
+    """Ctrl-C or SIGTERM arrived: unwind whatever is in progress and stop everything."""
+
+
+class DevStack:
+    """The servers and services of one `make run`, started in order and stopped in reverse."""
+
+    def __init__(self, settings: StackSettings, layout: StackLayout, base_env: Mapping[str, str],
+                 only: Sequence[str] | None = None) -> None:
+        self.settings = settings
+        self.layout = layout
+        self.base_env = dict(base_env)
+        self.specs = [s for s in services(settings) if not only or s.name in only]
+        self.servers: list[Server] = []
+        self.services: list[ServiceProcess] = []
+        self.stopping = False
+
+    def wanted_ports(self) -> dict[str, int]:
+        """Every port this run will listen on, by what listens there."""
+        ports = dict(embedded_ports(self.settings))
+        ports.update({spec.name: spec.port for spec in self.specs})
+        return ports
+
+    def check_ports(self) -> None:
+        """Fail before starting anything if another process (an earlier run?) holds a port."""
+        busy = busy_ports(self.wanted_ports())
+        if not busy:
+            return
+        lines = [f"  {port} ({name}; change it with {_PORT_VARIABLES[name]}=...)" for name, port in busy]
+        raise LaunchError(
+            "cannot listen on 127.0.0.1 on these ports (in use, or given twice):\n" + "\n".join(lines)
+            + "\nIs an earlier `make run` still running? Stop it (Ctrl-C in its terminal) and retry."
+        )
+
+    def start(self) -> Endpoints:
+        """Everything, in order; returns where the stores are."""
+        self.check_ports()
+        self.layout.log_dir.mkdir(parents=True, exist_ok=True)
+        self.layout.data_dir.mkdir(parents=True, exist_ok=True)
+        endpoints = self.start_servers()
+        self.migrate(endpoints)
+        self.start_services(endpoints)
+        self.wait_for_services()
+        return endpoints
+
+    def start_servers(self) -> Endpoints:
+        """Start the embedded servers not replaced by a real one; the addresses of all four stores."""
+        external = external_stores(self.settings)
+        for name, value in external.items():
+            logger.info("%s: using %s from the environment, not starting %s", name, _redact(value),
+                        _SERVER_NAMES[name])
+        if self.settings.mysql_url:
+            logger.info("command store: using MYSQL_URL %s from the environment",
+                        _redact(self.settings.mysql_url))
+        addresses = dict(external)
+        for name, port in embedded_ports(self.settings).items():
+            logger.info("starting %s on 127.0.0.1:%d ...", _SERVER_NAMES[name], port)
+            started = time.monotonic()
+            server = _STARTERS[name](port, self.layout)
+            self.servers.append(server)
+            addresses[name] = server.url
+            logger.info("%s ready in %.1fs", _SERVER_NAMES[name], time.monotonic() - started)
+        return Endpoints(
+            mysql_url=self.settings.mysql_url or self.layout.sqlite_url,
+            kafka_bootstrap_servers=addresses["kafka"],
+            mongodb_uri=addresses["mongodb"],
+            redis_url=addresses["redis"],
+        )
+
+    def migrate(self, endpoints: Endpoints) -> None:
+        """`python -m techai_shared.db.migrate` against the command store, before any writer starts."""
+        log = self.layout.log("migrate")
+        mark_log(log, "migrate")
+        logger.info("migrating the command store (%s) ...", _redact(endpoints.mysql_url))
+        env = {**self.base_env, "MYSQL_URL": endpoints.mysql_url, "PYTHONUNBUFFERED": "1"}
+        with open(log, "ab") as out:
+            try:
+                result = subprocess.run(
+                    [sys.executable, "-m", "techai_shared.db.migrate"], env=env, stdout=out,
+                    stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, timeout=MIGRATION_TIMEOUT,
+                    check=False,
+                )
+            except subprocess.TimeoutExpired:
+                raise LaunchError(
+                    f"migrations did not finish in {MIGRATION_TIMEOUT:.0f}s; see {log}"
+                ) from None
+        if result.returncode != 0:
+            raise LaunchError(f"migrations failed (exit {result.returncode}); see {log}\n{tail(log)}")
+
+    def start_services(self, endpoints: Endpoints) -> None:
+        for spec in self.specs:
+            logger.info("starting %s on %s ...", spec.name, spec.url)
+            env = service_env(self.base_env, endpoints, spec)
+            self.services.append(start_service(spec, env, self.layout.log(spec.name)))
+
+    def wait_for_services(self) -> None:
+        deadline = time.monotonic() + self.settings.ready_timeout_seconds
+        for service in self.services:
+            service.wait_ready(max(1.0, deadline - time.monotonic()))
+            logger.info("%s is ready", service.name)
+
+    def watch(self) -> int:
+        """Block until a child exits on its own (then 1); a signal interrupts this with StopRequested."""
+        while True:
+            for name, proc, log in self._children():
+                code = proc.poll()
+                if code is not None:
+                    logger.error("%s exited with %s; see %s\n%s", name, code, log, tail(log))
+                    return 1
+            time.sleep(WATCH_INTERVAL)
+
+    def stop(self) -> None:
+        """Services first (they flush to the stores), then the servers; nothing left running."""
+        self.stopping = True
+        if not self.services and not self.servers:
+            return
+        if self.services:
+            logger.info("stopping %s ...", ", ".join(s.name for s in reversed(self.services)))
+            stop_all([s.proc for s in reversed(self.services)], self.settings.stop_timeout_seconds)
+        if self.servers:
+            logger.info("stopping %s ...", ", ".join(_SERVER_NAMES[s.name] for s in reversed(self.servers)))
+            stop_all([s.proc for s in reversed(self.servers)], self.settings.stop_timeout_seconds)
+        logger.info("stopped")
+
+    def kill(self) -> None:
+        """Kill every child now, without waiting for a graceful shutdown."""
+        kill_all(self.processes())
+
+    def processes(self) -> list[subprocess.Popen[bytes]]:
+        return [proc for _, proc, _ in self._children()]
+
+    def _children(self) -> list[tuple[str, subprocess.Popen[bytes], Path]]:
+        return [(s.name, s.proc, s.log) for s in self.services] + [
+            (_SERVER_NAMES[s.name], s.proc, s.log) for s in self.servers
+        ]
+
+
+def _redact(url: str) -> str:
+    """The URL without its password, for logs and the banner."""
+    scheme, sep, rest = url.partition("://")
+    if "@" not in rest or ":" not in rest.split("@", 1)[0]:
+        return url
+    credentials, _, host = rest.partition("@")
+    return f"{scheme}{sep}{credentials.split(':', 1)[0]}:***@{host}"
+
+
+def banner(stack: DevStack, ep: Endpoints) -> str:
+    """Where everything is and how to call it."""
+    embedded = embedded_ports(stack.settings)
+
+    def origin(store: str) -> str:
+        return "(embedded)" if store in embedded else "(external)"
+
+    database = stack.base_env.get("MONGODB_DATABASE", MONGODB_DATABASE)
+    lines = ["", "techai dev stack is up. Ctrl-C stops everything (a second Ctrl-C kills).", ""]
+    lines += [f"  {s.name:<13}  {s.url}   (/readyz, /metrics{_docs(s)})" for s in stack.specs]
+    lines += [
+        "",
+        f"  command store  {_redact(ep.mysql_url)}",
+        f"  Kafka          {ep.kafka_bootstrap_servers} {origin('kafka')}",
+        f"  MongoDB        {_redact(ep.mongodb_uri)} {origin('mongodb')}, database {database}",
+        f"  Redis          {_redact(ep.redis_url)} {origin('redis')}",
+        f"  logs           {stack.layout.log_dir}/<name>.log",
+        "",
+        "  a token:       make token USER=1001 [ROLE=ADMIN]   (the last line printed is the JWT)",
+    ]
+    chatbot = next((spec for spec in stack.specs if spec.name == "chatbot-api"), None)
+    if chatbot is not None:
+        lines += [
+            '  e.g.           curl -H "Authorization: Bearer $(make -s token USER=1001 | tail -n1)" \\',
+            f"                     {chatbot.url}/api/v1/chatbot/sessions",
+        ]
+    lines.append("")
+    return "\n".join(lines)
+
+
+def _docs(spec: ServiceSpec) -> str:
+    return ", /docs" if spec.name != "query-sync" else ""
+
+
+def install_signal_handlers(stack: DevStack) -> None:
+    """First SIGINT/SIGTERM unwinds to a graceful stop; another one during the stop kills everything.
+
+    A repeat within a second is the same request delivered twice (a terminal signals the whole
+    process group, and wrappers such as `timeout` pass the signal on again), not a second Ctrl-C.
+    """
+    first: list[float] = []
+
+    def on_signal(signum: int, _: FrameType | None) -> None:
+        name = signal.Signals(signum).name
+        if first and time.monotonic() - first[0] < REPEAT_GRACE:
+            return
+        if stack.stopping:
+            logger.warning("%s again: killing everything", name)
+            stack.kill()
+            return
+        first.append(time.monotonic())
+        stack.stopping = True
+        logger.info("%s received: stopping (press Ctrl-C again to kill)", name)
+        raise StopRequested(signum)
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+
+
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m devstack.run", description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=Path.cwd(),
+                        help="the repository; .run/ (data and logs) is made here (default: cwd)")
+    parser.add_argument("--only", default=os.environ.get("DEVSTACK_SERVICES", ""),
+                        help="comma-separated services to start (default: all; env DEVSTACK_SERVICES)")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parse(argv)
+    configure_logging(os.environ.get("DEVSTACK_LOG_LEVEL", "INFO"))
+    try:
+        settings = StackSettings()
+    except ValidationError as exc:
+        logger.error("invalid devstack settings:\n%s", exc)
+        return 2
+    only = [name.strip() for name in args.only.split(",") if name.strip()]
+    unknown = set(only) - {spec.name for spec in services(settings)}
+    if unknown:
+        logger.error("unknown service(s) %s; choose from %s", ", ".join(sorted(unknown)),
+                     ", ".join(spec.name for spec in services(settings)))
+        return 2
+    stack = DevStack(settings, StackLayout(args.root.resolve()), os.environ, only)
+    install_signal_handlers(stack)
+    try:
+        print(banner(stack, stack.start()), flush=True)
+        return stack.watch()
+    except StopRequested:
+        return 0
+    except (LaunchError, ServerError) as exc:
+        logger.error("%s", exc)
+        return 1
+    finally:
+        stack.stop()
+        # This process is the launcher and nothing else: any child of it still alive is ours.
+        stop_strays({proc.pid for proc in stack.processes()})
+
+
+if __name__ == "__main__":
+    sys.exit(main())

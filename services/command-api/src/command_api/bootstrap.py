@@ -1,0 +1,52 @@
+"""Wires the concrete adapters of command-api; the only place that knows them all."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from redis.asyncio import Redis
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from command_api.settings import CommandSettings
+from techai_shared.cache import make_redis
+from techai_shared.db.engine import check_database, make_engine
+from techai_shared.db.outbox import OutboxRelay
+from techai_shared.kafka import check_kafka
+from techai_shared.web import ReadinessCheck
+
+
+@dataclass
+class Container:
+    """What the process holds open while it runs; closed in reverse order of need."""
+
+    settings: CommandSettings
+    engine: AsyncEngine
+    redis: Redis
+    relay: OutboxRelay
+
+    def readiness_checks(self) -> dict[str, ReadinessCheck]:
+        """The stores this API cannot work without, each checked with one round trip."""
+
+        async def database() -> None:
+            await check_database(self.engine)
+
+        async def kafka() -> None:
+            await check_kafka(self.settings)
+
+        async def redis() -> None:
+            await self.redis.ping()
+
+        return {"database": database, "kafka": kafka, "redis": redis}
+
+    async def close(self) -> None:
+        await self.relay.stop()
+        await self.redis.aclose()
+        await self.engine.dispose()
+
+
+def bootstrap(settings: CommandSettings) -> Container:
+    """Build every adapter and start the outbox relay (call from inside a running event loop)."""
+    engine = make_engine(settings)
+    relay = OutboxRelay(engine, settings)
+    relay.start()
+    return Container(settings, engine, make_redis(settings), relay)

@@ -1,0 +1,1 @@
+"""The edge of command-api: the FastAPI application and its routes."""

@@ -1,0 +1,88 @@
+"""Wiring: settings -> MongoDB client, projectors, dead-letter publisher, consumer, health server.
+
+The only place that chooses concrete adapters; main() and the tests build the worker here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from pymongo import AsyncMongoClient
+
+from query_sync.adapters.conversations import ConversationProjector
+from query_sync.adapters.dead_letters import DeadLetterPublisher
+from query_sync.entrypoints.consumer import ProjectionConsumer
+from query_sync.entrypoints.http import HealthServer, create_app
+from query_sync.settings import SyncSettings
+from techai_shared.kafka import check_kafka
+from techai_shared.mongo import make_mongo_client
+from techai_shared.web import ReadinessCheck
+
+logger = logging.getLogger(__name__)
+
+
+class SyncWorker:
+    """The running worker: the projection consumer and its health server, in one event loop."""
+
+    def __init__(self, settings: SyncSettings, mongo: AsyncMongoClient[dict[str, Any]]) -> None:
+        self.settings = settings
+        self.mongo = mongo
+        db = mongo[settings.mongodb_database]
+        projectors = {
+            settings.conversation_topic: ConversationProjector(
+                db,
+                sessions_ttl_seconds=settings.sync_sessions_ttl_seconds,
+                messages_ttl_seconds=settings.sync_messages_ttl_seconds,
+            ),
+        }
+        self.consumer = ProjectionConsumer(settings, projectors, DeadLetterPublisher(settings))
+        self.health = HealthServer(create_app(self.readiness_checks), settings.sync_host, settings.sync_port)
+        self._consumer_task: asyncio.Task[None] | None = None
+
+    def readiness_checks(self) -> dict[str, ReadinessCheck]:
+        return {
+            "mongodb": self._ping_mongo,
+            "kafka": lambda: check_kafka(self.settings),
+            "consumer": self.consumer.check,
+        }
+
+    async def _ping_mongo(self) -> None:
+        await self.mongo.admin.command("ping")
+
+    async def start(self) -> None:
+        """Serve health first (so a slow start shows as not ready), then start consuming."""
+        await self.health.start()
+        self._consumer_task = self.consumer.start()
+
+    async def stop(self) -> None:
+        """Consumer first (it commits what it processed), then the server, then the client."""
+        await self.consumer.stop()
+        await self.health.stop()
+        await self.mongo.close()
+
+    async def run(self, stop: asyncio.Event) -> int:
+        """Run until `stop` is set (exit code 0) or the consumer dies (1); always cleans up."""
+        await self.start()
+        try:
+            return await self._wait(stop)
+        finally:
+            await self.stop()
+
+    async def _wait(self, stop: asyncio.Event) -> int:
+        if self._consumer_task is None:
+            raise RuntimeError("the worker was not started")
+        stopper = asyncio.create_task(stop.wait(), name="stop-signal")
+        await asyncio.wait([stopper, self._consumer_task], return_when=asyncio.FIRST_COMPLETED)
+        stopper.cancel()
+        if stop.is_set():
+            return 0
+        error = self._consumer_task.exception() if not self._consumer_task.cancelled() else None
+        logger.error("the consumer stopped on its own", exc_info=error)
+        return 1
+
+
+def bootstrap(settings: SyncSettings) -> SyncWorker:
+    """Build the worker; nothing connects until start()."""
+    return SyncWorker(settings, make_mongo_client(settings))

@@ -1,0 +1,28 @@
+"""The projector port: what the consumer needs from anything that projects one topic."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Protocol
+
+from techai_shared.events import EventEnvelope
+
+
+class Outcome(StrEnum):
+    """What applying one event did; every value but APPLIED left the projection unchanged."""
+
+    APPLIED = "applied"
+    STALE = "stale"  # a document with this version or a newer one was already there
+    DUPLICATE = "duplicate"  # an immutable document with this id was already there
+    SKIPPED = "skipped"  # its session is deleted, so the event has nothing left to change
+
+
+class Projector(Protocol):
+    """Projects the events of one topic into the query store, idempotently and monotonically."""
+
+    async def prepare(self) -> None:
+        """Create what apply() relies on (indexes); idempotent, called before consuming."""
+
+    async def apply(self, event: EventEnvelope) -> Outcome:
+        """Apply one event; raises PoisonEvent for one that can never be applied."""
+        ...

@@ -1,0 +1,58 @@
+"""Settings of the query-sync worker: the common connection settings plus its SYNC_ ones.
+
+Infrastructure endpoints keep their unprefixed names (KAFKA_BOOTSTRAP_SERVERS, MONGODB_URI, ...);
+what only this worker reads starts with `sync_`, so its environment name is SYNC_<NAME>
+(e.g. SYNC_PORT, SYNC_CONSUMER_GROUP, SYNC_MAX_ATTEMPTS).
+"""
+
+from __future__ import annotations
+
+from pydantic import Field, model_validator
+
+from techai_shared.settings import CommonSettings
+
+_DAY = 24 * 60 * 60
+
+
+class SyncSettings(CommonSettings):
+    """Everything the consumer, the projector and the health server need."""
+
+    sync_host: str = "127.0.0.1"
+    sync_port: int = Field(default=8086, ge=0, le=65535)  # 0: any free port (tests)
+    sync_consumer_group: str = Field(default="query-sync", min_length=1)
+    sync_batch_max_records: int = Field(default=500, ge=1)
+    sync_poll_timeout_ms: int = Field(default=500, ge=10)
+
+    # Transient errors (MongoDB or Kafka unreachable) are retried in place forever with capped
+    # exponential backoff; any other processing error goes to the DLQ after sync_max_attempts.
+    sync_retry_initial_backoff_seconds: float = Field(default=0.1, gt=0)
+    sync_retry_max_backoff_seconds: float = Field(default=5.0, gt=0)
+    sync_max_attempts: int = Field(default=3, ge=1)
+
+    # Broker housekeeping. Tansu with memory storage forgets topics and offsets when it restarts:
+    # the topics are re-created if missing, and positions past the new log end are reset.
+    sync_topic_check_interval_seconds: float = Field(default=10.0, gt=0)
+    sync_position_check_interval_seconds: float = Field(default=2.0, gt=0)
+    sync_commit_timeout_seconds: float = Field(default=10.0, gt=0)
+    sync_session_timeout_ms: int = Field(default=10_000, ge=1_000)
+    sync_heartbeat_interval_ms: int = Field(default=3_000, ge=100)
+
+    sync_sessions_ttl_seconds: int = Field(default=90 * _DAY, ge=1)
+    sync_messages_ttl_seconds: int = Field(default=365 * _DAY, ge=1)
+
+    @model_validator(mode="after")
+    def _consistent_timings(self) -> SyncSettings:
+        if self.sync_retry_initial_backoff_seconds > self.sync_retry_max_backoff_seconds:
+            raise ValueError("SYNC_RETRY_INITIAL_BACKOFF_SECONDS must not exceed the maximum")
+        if self.sync_heartbeat_interval_ms >= self.sync_session_timeout_ms:
+            raise ValueError("SYNC_HEARTBEAT_INTERVAL_MS must be below SYNC_SESSION_TIMEOUT_MS")
+        return self
+
+    @property
+    def conversation_topic(self) -> str:
+        return self.topic("conversation")
+
+
+def dead_letter_topic(topic: str) -> str:
+    """Where the poison messages of `topic` go (DESIGN.md section 5)."""
+    return f"{topic}.dlq"
