@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from techai_shared.clock import utcnow
 from techai_shared.conversations import ConversationStore, NewMessage
 from techai_shared.db import outbox
+from techai_shared.db.engine import make_engine
 from techai_shared.db.outbox import OutboxRelay, add_events
 from techai_shared.db.schema import outbox_events
 from techai_shared.events import AggregateType, EventEnvelope, EventType
@@ -236,3 +237,20 @@ async def test_only_one_of_two_relays_publishes_and_the_other_takes_over(engine,
     finally:
         for producer in producers:
             await producer.stop()
+
+
+async def test_only_one_relay_publishes_on_sqlite(tmp_path):
+    settings = CommonSettings(mysql_url=f"sqlite+aiosqlite:///{tmp_path}/relay.db")
+    engines = [make_engine(settings), make_engine(settings)]
+    locks = [outbox._LeaderLock(e, "relay") for e in engines]
+    try:
+        assert await locks[0].hold() is True
+        assert await locks[1].hold() is False
+        assert await locks[0].hold() is True  # still the leader
+        await locks[0].release()
+        assert await locks[1].hold() is True  # the other takes over
+    finally:
+        for lock in locks:
+            await lock.release()
+        for engine in engines:
+            await engine.dispose()

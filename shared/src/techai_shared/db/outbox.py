@@ -1,7 +1,7 @@
 """Transactional outbox: events are inserted with the domain rows, and a relay publishes them.
 
-Only one relay publishes at a time (MySQL GET_LOCK on a dedicated connection; SQLite has one
-process writing and the lock is trivially held), in outbox id order, so the events of one aggregate
+Only one relay publishes at a time (MySQL GET_LOCK on a dedicated connection; on SQLite an OS file
+lock beside the database), in outbox id order, so the events of one aggregate
 reach Kafka in the order their transactions committed (the session row lock serialises them).
 A row is marked published only after Kafka acknowledged it; a crash in between re-publishes it,
 which consumers tolerate (versions and unique ids make the projection idempotent).
@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import IO, Any
 
 from aiokafka import AIOKafkaProducer
 from prometheus_client import Counter, Gauge
@@ -60,17 +61,23 @@ async def add_events(conn: AsyncConnection, events: Sequence[EventEnvelope]) -> 
 
 
 class _LeaderLock:
-    """MySQL named lock held on its own connection; re-verified before each batch."""
+    """Leader election for the relays of one command store.
+
+    MySQL/MariaDB: a named lock (GET_LOCK) held on a dedicated connection and re-verified before each
+    batch; it is released by the server if the process or its connection dies. SQLite: an exclusive
+    flock on a file beside the database, released by the kernel when the process dies.
+    """
 
     def __init__(self, engine: AsyncEngine, name: str) -> None:
         self._engine = engine
         self._name = name
         self._conn: AsyncConnection | None = None
-        self._trivial = engine.dialect.name == "sqlite"
+        self._file: IO[bytes] | None = None
+        self._sqlite = engine.dialect.name == "sqlite"
 
     async def hold(self) -> bool:
-        if self._trivial:
-            return True
+        if self._sqlite:
+            return self._hold_file()
         try:
             if self._conn is not None:
                 row = await self._conn.execute(
@@ -94,7 +101,26 @@ class _LeaderLock:
             await self.release()
             return False
 
+    def _hold_file(self) -> bool:
+        if self._file is not None:
+            return True
+        database = self._engine.url.database
+        if not database or database == ":memory:":
+            return True  # a private in-memory database has exactly one writer
+        handle = open(f"{database}.relay.lock", "ab")  # noqa: SIM115 - held while leader
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            return False
+        self._file = handle
+        logger.info("outbox relay: this process is now the publisher")
+        return True
+
     async def release(self) -> None:
+        if self._file is not None:
+            handle, self._file = self._file, None
+            handle.close()  # closing the descriptor drops the flock
         if self._conn is not None:
             conn, self._conn = self._conn, None
             try:
