@@ -179,3 +179,14 @@ async def test_unknown_route_and_oversized_body_use_the_envelope(api, settings):
     r = await api.post("/api/v1/chatbot", content=f'{{"message": "{big}"}}',
                        headers={**auth(settings, "1001"), "Content-Type": "application/json"})
     assert r.status_code == 413 and r.json()["code"] == "4131"
+
+
+async def test_streamed_body_over_the_limit_is_413(api, settings):
+    async def chunks():
+        for _ in range(20):
+            yield b"x" * 8192
+
+    r = await api.post("/api/v1/chatbot", content=chunks(),
+                       headers={**auth(settings, "1001"), "Content-Type": "application/json"})
+    assert r.status_code == 413 and r.json()["code"] == "4131"
+

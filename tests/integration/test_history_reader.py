@@ -1,0 +1,71 @@
+"""History reads: MongoDB for what is projected, the command store for the rest, MySQL if Mongo is down."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from sqlalchemy import select
+
+from chatbot_api.adapters.read_model import MongoReadModel
+from chatbot_api.service_layer.history import ConversationReader
+from query_sync.adapters.conversations import ConversationProjector
+from techai_shared.clock import utcnow
+from techai_shared.conversations import ConversationStore, NewMessage
+from techai_shared.db.schema import outbox_events
+from techai_shared.events import EventEnvelope
+from techai_shared.mongo import make_mongo_client
+from techai_shared.settings import CommonSettings
+
+pytestmark = pytest.mark.integration
+
+
+async def _events(engine, session_id: str) -> list[EventEnvelope]:
+    async with engine.connect() as conn:
+        bodies = (await conn.execute(select(outbox_events.c.body)
+                                     .where(outbox_events.c.aggregate_id == session_id)
+                                     .order_by(outbox_events.c.id))).scalars().all()
+    return [EventEnvelope.from_json(b) for b in bodies]
+
+
+async def test_unprojected_turns_are_read_from_the_command_store(settings, engine):
+    store = ConversationStore(engine)
+    user = uuid.uuid4().hex
+    sid = (await store.append_exchange(user, None, NewMessage("user", "q1", 1),
+                                       NewMessage("assistant", "a1", 1), utcnow())).session.session_id
+    mongo = make_mongo_client(settings)
+    db = mongo[settings.mongodb_database]
+    projector = ConversationProjector(db)
+    await projector.prepare()
+    for event in await _events(engine, sid):  # only the first exchange reaches MongoDB
+        await projector.apply(event)
+    await store.append_exchange(user, sid, NewMessage("user", "q2", 1), NewMessage("assistant", "a2", 1),
+                                utcnow())
+    session = await store.get_owned(sid, user)
+    try:
+        reader = ConversationReader(MongoReadModel(db), store)
+        assert len(await MongoReadModel(db).messages_between(sid, 1, 4)) == 2
+        history = await reader.recent(session, 10)
+        assert [(m.sequence_number, m.content) for m in history] == [
+            (1, "q1"), (2, "a1"), (3, "q2"), (4, "a2")]
+        page = await reader.messages_range(session, 2, 3)
+        assert [m.content for m in page] == ["a1", "q2"]
+    finally:
+        await mongo.close()
+
+
+async def test_history_falls_back_to_the_command_store_when_mongodb_is_down(settings, engine):
+    store = ConversationStore(engine)
+    user = uuid.uuid4().hex
+    sid = (await store.append_exchange(user, None, NewMessage("user", "q1", 1),
+                                       NewMessage("assistant", "a1", 1), utcnow())).session.session_id
+    down = CommonSettings(mongodb_uri="mongodb://127.0.0.1:1", mongodb_server_selection_timeout_ms=200)
+    mongo = make_mongo_client(down)
+    try:
+        reader = ConversationReader(MongoReadModel(mongo["x"]), store)
+        history = await reader.recent(await store.get_owned(sid, user), 10)
+        assert [m.content for m in history] == ["q1", "a1"]
+        sessions, total = await reader.list_sessions(user, is_active=None, offset=0, limit=10)
+        assert total == 1 and sessions[0].session_id == sid
+    finally:
+        await mongo.close()
