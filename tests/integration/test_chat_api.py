@@ -190,3 +190,21 @@ async def test_streamed_body_over_the_limit_is_413(api, settings):
                        headers={**auth(settings, "1001"), "Content-Type": "application/json"})
     assert r.status_code == 413 and r.json()["code"] == "4131"
 
+
+async def test_command_store_down_is_503_in_the_envelope(settings, llm):
+    cfg = chatbot_settings(settings, mysql_url="mysql+asyncmy://root@127.0.0.1:1/none",
+                           openai_api_key="test-key", openai_base_url=llm.base_url)
+    container = bootstrap(cfg)
+    app = create_app(cfg, container)
+    app.state.container = container
+    try:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                     base_url="http://test") as client:
+            r = await client.post("/api/v1/chatbot", json={"message": "hello"},
+                                  headers=auth(settings, "1001"))
+            assert r.status_code == 503 and r.json()["code"] == "5032", r.text
+            ready = await client.get("/readyz")
+            assert ready.status_code == 503 and "database" in ready.json()["message"]
+    finally:
+        await container.close()
+

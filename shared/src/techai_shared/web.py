@@ -12,6 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from prometheus_client import CONTENT_TYPE_LATEST, Histogram, generate_latest
+from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -63,6 +64,14 @@ def install_error_handlers(app: FastAPI) -> None:
         }
         code = mapping.get(exc.status_code, ErrorCode.INTERNAL_SERVER_ERROR)
         return error_response(code, str(exc.detail))
+
+    @app.exception_handler(OperationalError)
+    @app.exception_handler(InterfaceError)
+    async def _store_down(_: Request, exc: Exception) -> JSONResponse:
+        # Connection-level failures of the command store: nothing was written, a retry may succeed.
+        logger.warning("command store unavailable: %s", type(exc).__name__)
+        return error_response(ErrorCode.SERVICE_UNAVAILABLE, "the command store is unavailable",
+                              headers={"Retry-After": "5"})
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
