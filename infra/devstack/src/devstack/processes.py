@@ -22,7 +22,7 @@ from datetime import datetime
 from pathlib import Path
 
 from devstack.config import ServiceSpec
-from devstack.servers import ServerError, _spawn, wait_until
+from devstack.servers import ServerError, spawn, wait_until
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ def start_service(spec: ServiceSpec, env: Mapping[str, str], log: Path) -> Servi
     """Spawn the service with this environment, output appended to its log."""
     mark_log(log, spec.name)
     argv = [sys.executable, "-m", spec.module]
-    return ServiceProcess(spec, _spawn(spec.name, argv, log, dict(env)), log)
+    return ServiceProcess(spec, spawn(spec.name, argv, log, dict(env)), log)
 
 
 def signal_group(proc: subprocess.Popen[bytes], signum: int) -> None:

@@ -99,7 +99,7 @@ class Server:
             self.proc.wait(5)
 
 
-def _spawn(name: str, argv: list[str], log: Path, env: dict[str, str] | None = None
+def spawn(name: str, argv: list[str], log: Path, env: dict[str, str] | None = None
            ) -> subprocess.Popen[bytes]:
     log.parent.mkdir(parents=True, exist_ok=True)
     handle = open(log, "ab")  # noqa: SIM115 - the child owns it for its lifetime
@@ -117,7 +117,7 @@ def start_tansu(port: int, log: Path, timeout: float = 30) -> Server:
     url = f"tcp://127.0.0.1:{port}"
     argv = [str(tansu_binary()), "broker", "--listener-url", url, "--advertised-listener-url", url,
             "--storage-engine", "memory://tansu/"]
-    proc = _spawn("tansu", argv, log)
+    proc = spawn("tansu", argv, log)
     wait_until(lambda: port_open(port), timeout, f"tansu on {port}", proc, log)
     return Server("kafka", port, proc, log, f"127.0.0.1:{port}")
 
@@ -127,7 +127,7 @@ def start_secantus(port: int, data_dir: Path, log: Path, timeout: float = 60) ->
     data_dir.mkdir(parents=True, exist_ok=True)
     argv = [str(secantus_binary()), "--host", "127.0.0.1", "--port", str(port),
             "--storage-path", str(data_dir), "--log-level", "WARNING"]
-    proc = _spawn("secantus", argv, log)
+    proc = spawn("secantus", argv, log)
     wait_until(lambda: _mongo_ping(port), timeout, f"secantusdb on {port}", proc, log)
     return Server("mongodb", port, proc, log, f"mongodb://127.0.0.1:{port}")
 
@@ -154,7 +154,7 @@ def start_redis(port: int, data_dir: Path, log: Path, timeout: float = 20) -> Se
     data_dir.mkdir(parents=True, exist_ok=True)
     argv = [str(redis_binary()), "--port", str(port), "--bind", "127.0.0.1",
             "--dir", str(data_dir), "--save", "", "--appendonly", "no", "--protected-mode", "yes"]
-    proc = _spawn("redis", argv, log)
+    proc = spawn("redis", argv, log)
     wait_until(lambda: _redis_ping(port), timeout, f"redis on {port}", proc, log)
     return Server("redis", port, proc, log, f"redis://127.0.0.1:{port}/0")
 
