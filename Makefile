@@ -5,6 +5,7 @@
 #   make lint      ruff and mypy
 #   make token USER=1001 [ROLE=ADMIN]   a development JWT, printed as the last line
 #   make migrate   the command store to the newest schema (MYSQL_URL, default the make-run SQLite file)
+#   make seed      migrate, then load the sample catalog (infra/seed) idempotently through the command layer
 #   make clean     remove .run/ (the data and logs of make run)
 
 SHELL := /bin/bash
@@ -27,7 +28,7 @@ space := $(empty) $(empty)
 ROLE ?= USER
 PYTEST_ARGS ?=
 
-.PHONY: help install run test lint token migrate clean
+.PHONY: help install run test lint token migrate seed clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -63,6 +64,9 @@ endif
 
 migrate: install ## migrate the command store (MYSQL_URL, default the make-run SQLite file)
 	MYSQL_URL="$${MYSQL_URL:-$(SQLITE_URL)}" $(PY) -m techai_shared.db.migrate
+
+seed: install ## load the sample catalog into the command store (idempotent; MYSQL_URL as for migrate)
+	MYSQL_URL="$${MYSQL_URL:-$(SQLITE_URL)}" $(PY) -m command_api.seed --dir infra/seed
 
 clean: ## remove .run/ (make run's data and logs)
 	rm -rf .run

@@ -15,7 +15,10 @@ class ErrorCode(Enum):
     FORBIDDEN = (403, "4031", "FORBIDDEN", "접근 권한이 없습니다")
     SESSION_NOT_FOUND = (404, "4041", "SESSION_NOT_FOUND", "세션을 찾을 수 없습니다")
     NOT_FOUND = (404, "4040", "NOT_FOUND", "리소스를 찾을 수 없습니다")
+    BOOKMARK_NOT_FOUND = (404, "4042", "BOOKMARK_NOT_FOUND", "북마크를 찾을 수 없습니다")
+    ITEM_NOT_FOUND = (404, "4043", "ITEM_NOT_FOUND", "항목을 찾을 수 없습니다")
     METHOD_NOT_ALLOWED = (405, "4051", "METHOD_NOT_ALLOWED", "허용되지 않는 메서드입니다")
+    CONFLICT = (409, "4091", "CONFLICT", "이미 존재합니다")
     PAYLOAD_TOO_LARGE = (413, "4131", "PAYLOAD_TOO_LARGE", "요청 본문이 너무 큽니다")
     RATE_LIMITED = (429, "4291", "RATE_LIMITED", "요청 한도를 초과했습니다")
     INTERNAL_SERVER_ERROR = (500, "5000", "INTERNAL_SERVER_ERROR", "서버 내부 오류입니다")
@@ -75,6 +78,22 @@ class Forbidden(AppError):
 
 class SessionNotFound(AppError):
     error_code = ErrorCode.SESSION_NOT_FOUND
+
+
+class BookmarkNotFound(AppError):
+    error_code = ErrorCode.BOOKMARK_NOT_FOUND
+
+
+class ItemNotFound(AppError):
+    """A contest or news article that does not exist or was deleted."""
+
+    error_code = ErrorCode.ITEM_NOT_FOUND
+
+
+class Conflict(AppError):
+    """The write would duplicate something that must be unique (an id, a user's bookmark of an item)."""
+
+    error_code = ErrorCode.CONFLICT
 
 
 class RateLimited(AppError):

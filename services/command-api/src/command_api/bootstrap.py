@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from command_api.service_layer.catalog_import import CatalogImporter
 from command_api.settings import CommandSettings
+from techai_shared.bookmark_store import BookmarkStore
 from techai_shared.cache import make_redis
+from techai_shared.catalog_store import CatalogStore, contest_store, news_store
 from techai_shared.db.engine import check_database, make_engine
 from techai_shared.db.outbox import OutboxRelay
 from techai_shared.kafka import check_kafka
@@ -23,6 +27,10 @@ class Container:
     engine: AsyncEngine
     redis: Redis
     relay: OutboxRelay
+    contests: CatalogStore
+    news: CatalogStore
+    bookmarks: BookmarkStore
+    importer: CatalogImporter
 
     def readiness_checks(self) -> dict[str, ReadinessCheck]:
         """The stores this API cannot work without, each checked with one round trip."""
@@ -44,9 +52,19 @@ class Container:
         await self.engine.dispose()
 
 
+def catalog_importer(contests: CatalogStore, news: CatalogStore, bookmarks: BookmarkStore,
+                     report: Callable[[str], None] | None = None) -> CatalogImporter:
+    """The bulk importer over the same stores the API writes through."""
+    stores = {"contests": contests, "newsArticles": news, "bookmarks": bookmarks}
+    return CatalogImporter(stores, report) if report else CatalogImporter(stores)
+
+
 def bootstrap(settings: CommandSettings) -> Container:
     """Build every adapter and start the outbox relay (call from inside a running event loop)."""
     engine = make_engine(settings)
     relay = OutboxRelay(engine, settings)
+    contests, news = contest_store(engine, relay.wake), news_store(engine, relay.wake)
+    bookmarks = BookmarkStore(engine, relay.wake)
     relay.start()
-    return Container(settings, engine, make_redis(settings), relay)
+    return Container(settings, engine, make_redis(settings), relay, contests, news, bookmarks,
+                     catalog_importer(contests, news, bookmarks))

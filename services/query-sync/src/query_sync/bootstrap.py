@@ -1,4 +1,5 @@
-"""Wiring: settings -> MongoDB client, projectors, dead-letter publisher, consumer, health server.
+"""Wiring: settings -> MongoDB client, embedder, projectors (the conversation topic and the three
+catalog topics), dead-letter publisher, consumer, health server.
 
 The only place that chooses concrete adapters; main() and the tests build the worker here.
 """
@@ -11,11 +12,15 @@ from typing import Any
 
 from pymongo import AsyncMongoClient
 
+from query_sync.adapters.catalog import CatalogProjector
 from query_sync.adapters.conversations import ConversationProjector
 from query_sync.adapters.dead_letters import DeadLetterPublisher
+from query_sync.catalog_documents import CATALOG_KINDS
 from query_sync.entrypoints.consumer import ProjectionConsumer
 from query_sync.entrypoints.http import HealthServer, create_app
+from query_sync.projection import Projector
 from query_sync.settings import SyncSettings
+from techai_shared.embeddings import Embedder, make_embedder
 from techai_shared.kafka import check_kafka
 from techai_shared.mongo import make_mongo_client
 from techai_shared.web import ReadinessCheck
@@ -26,17 +31,24 @@ logger = logging.getLogger(__name__)
 class SyncWorker:
     """The running worker: the projection consumer and its health server, in one event loop."""
 
-    def __init__(self, settings: SyncSettings, mongo: AsyncMongoClient[dict[str, Any]]) -> None:
+    def __init__(
+        self, settings: SyncSettings, mongo: AsyncMongoClient[dict[str, Any]], embedder: Embedder
+    ) -> None:
         self.settings = settings
         self.mongo = mongo
+        self.embedder = embedder
         db = mongo[settings.mongodb_database]
-        projectors = {
+        projectors: dict[str, Projector] = {
             settings.conversation_topic: ConversationProjector(
                 db,
                 sessions_ttl_seconds=settings.sync_sessions_ttl_seconds,
                 messages_ttl_seconds=settings.sync_messages_ttl_seconds,
             ),
         }
+        for kind in CATALOG_KINDS:
+            projectors[settings.topic(kind.aggregate_type.value)] = CatalogProjector(
+                db, kind, embedder, batch_size=settings.embedding_batch_size
+            )
         self.consumer = ProjectionConsumer(settings, projectors, DeadLetterPublisher(settings))
         self.health = HealthServer(create_app(self.readiness_checks), settings.sync_host, settings.sync_port)
         self._consumer_task: asyncio.Task[None] | None = None
@@ -54,7 +66,18 @@ class SyncWorker:
     async def start(self) -> None:
         """Serve health first (so a slow start shows as not ready), then start consuming."""
         await self.health.start()
+        await self._warm_up_embedder()
         self._consumer_task = self.consumer.start()
+
+    async def _warm_up_embedder(self) -> None:
+        """Load the model now, so the first catalog event is not the one that waits for it."""
+        try:
+            await self.embedder.warm_up()
+        except Exception:  # the projector's own failures are retried and dead-lettered per record
+            logger.exception("warming up the %s embedder failed", self.embedder.model_name)
+        else:
+            logger.info("embedding with %s (%d dimensions)", self.embedder.model_name,
+                        self.embedder.dimensions)
 
     async def stop(self) -> None:
         """Consumer first (it commits what it processed), then the server, then the client."""
@@ -83,6 +106,7 @@ class SyncWorker:
         return 1
 
 
-def bootstrap(settings: SyncSettings) -> SyncWorker:
-    """Build the worker; nothing connects until start()."""
-    return SyncWorker(settings, make_mongo_client(settings))
+def bootstrap(settings: SyncSettings, embedder: Embedder | None = None) -> SyncWorker:
+    """Build the worker with the configured embedder unless given one; nothing connects until
+    start()."""
+    return SyncWorker(settings, make_mongo_client(settings), embedder or make_embedder(settings))

@@ -23,5 +23,10 @@ class InvalidPayload(PoisonEvent):
     """The envelope is valid but its payload does not describe the entity its type promises."""
 
 
+class EmbeddingFailed(SyncError):
+    """The embedding provider failed on a catalog item: retried, then dead-lettered (not poison:
+    the same record may well succeed once the provider is back)."""
+
+
 class ConsumerNotRunning(SyncError):
     """Readiness: the projection consumer has not started yet, or its task has ended."""

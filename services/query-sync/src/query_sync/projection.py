@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from techai_shared.events import EventEnvelope
 
@@ -25,4 +26,13 @@ class Projector(Protocol):
 
     async def apply(self, event: EventEnvelope) -> Outcome:
         """Apply one event; raises PoisonEvent for one that can never be applied."""
+        ...
+
+
+@runtime_checkable
+class BatchProjector(Projector, Protocol):
+    """A projector that gains from seeing consecutive events together (batched embeddings)."""
+
+    async def apply_many(self, events: Sequence[EventEnvelope]) -> list[Outcome]:
+        """apply() on each event in order; on an exception, some may have been applied."""
         ...

@@ -16,7 +16,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
-from techai_shared.db.types import AutoIncrementId, UtcDateTime
+from techai_shared.db.types import AutoIncrementId, LongText, UtcDateTime
 
 metadata = MetaData()
 
@@ -64,10 +64,74 @@ outbox_events = Table(
     Column("aggregate_id", String(64), nullable=False),
     Column("event_type", String(64), nullable=False),
     Column("version", Integer, nullable=False),
-    Column("body", Text, nullable=False),
+    Column("body", LongText, nullable=False),  # MEDIUMTEXT on MySQL: news events can be large
     Column("created_at", UtcDateTime, nullable=False),
     Column("published_at", UtcDateTime, nullable=True),
     Column("attempts", Integer, nullable=False, default=0),
     Column("last_error", String(500), nullable=True),
     Index("ix_outbox_unpublished", "published_at", "id"),
+)
+
+# The catalog (DESIGN.md section 5). Rows are soft-deleted (deleted_at) and never removed, so an id
+# that is deleted and created again keeps counting versions upwards and the projection, which
+# ignores versions it has already seen, accepts the new life.
+
+contests = Table(
+    "contests",
+    metadata,
+    Column("contest_id", String(64), primary_key=True),
+    Column("title", String(300), nullable=False),
+    Column("description", Text, nullable=False),
+    Column("start_date", UtcDateTime, nullable=True),
+    Column("end_date", UtcDateTime, nullable=True),
+    Column("status", String(16), nullable=False),
+    Column("url", String(1000), nullable=True),
+    Column("source_name", String(200), nullable=True),
+    Column("tags", JSON, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("updated_at", UtcDateTime, nullable=False),
+    Column("deleted_at", UtcDateTime, nullable=True),
+    Index("ix_contests_status_start", "status", "start_date"),
+)
+
+news_articles = Table(
+    "news_articles",
+    metadata,
+    Column("news_id", String(64), primary_key=True),
+    Column("title", String(300), nullable=False),
+    Column("summary", Text, nullable=False),
+    Column("content", LongText, nullable=False),
+    Column("published_at", UtcDateTime, nullable=True),
+    Column("url", String(1000), nullable=True),
+    Column("source_name", String(200), nullable=True),
+    Column("tags", JSON, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("updated_at", UtcDateTime, nullable=False),
+    Column("deleted_at", UtcDateTime, nullable=True),
+    Index("ix_news_published", "published_at"),
+)
+
+bookmarks = Table(
+    "bookmarks",
+    metadata,
+    Column("bookmark_id", String(64), primary_key=True),
+    Column("user_id", String(64), nullable=False),
+    Column("item_type", String(16), nullable=False),
+    Column("item_id", String(64), nullable=False),
+    Column("item_title", String(300), nullable=False),
+    Column("item_summary", Text, nullable=False),
+    Column("tag", String(100), nullable=True),
+    Column("memo", Text, nullable=True),
+    # TRUE while live, NULL once deleted: the unique key below then holds for live bookmarks only
+    # (NULLs never collide, on MySQL/MariaDB and SQLite alike), so a deleted bookmark keeps its id
+    # and versions while the user may bookmark the same item again.
+    Column("live", Boolean, nullable=True),
+    Column("version", Integer, nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("updated_at", UtcDateTime, nullable=False),
+    Column("deleted_at", UtcDateTime, nullable=True),
+    UniqueConstraint("user_id", "item_type", "item_id", "live", name="uq_bookmarks_user_item_live"),
+    Index("ix_bookmarks_user_created", "user_id", "created_at"),
 )

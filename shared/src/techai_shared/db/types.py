@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, DateTime, Integer
+from sqlalchemy import BigInteger, DateTime, Integer, Text
 from sqlalchemy.dialects import mysql
 from sqlalchemy.types import TypeDecorator
 
@@ -34,3 +34,6 @@ class UtcDateTime(TypeDecorator[datetime]):
 
 # SQLite only auto-increments INTEGER PRIMARY KEY; MySQL gets a BIGINT.
 AutoIncrementId = BigInteger().with_variant(Integer(), "sqlite")
+
+# TEXT is 64 KiB on MySQL; news bodies may be longer (MEDIUMTEXT: 16 MiB). SQLite's TEXT has no limit.
+LongText = Text().with_variant(mysql.MEDIUMTEXT(), "mysql", "mariadb")

@@ -1,4 +1,4 @@
-"""The FastAPI application of command-api: ops routes now; the catalog's write API comes later."""
+"""The FastAPI application of command-api: the catalog's write API, ops routes and the outbox relay."""
 
 from __future__ import annotations
 
@@ -8,24 +8,32 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from command_api.bootstrap import Container, bootstrap
+from command_api.entrypoints import admin_routes, bookmark_routes
 from command_api.settings import CommandSettings
-from techai_shared.web import RequestContextMiddleware, install_error_handlers, install_ops_routes
+from techai_shared.web import (
+    BodySizeLimitMiddleware,
+    RequestContextMiddleware,
+    install_error_handlers,
+    install_ops_routes,
+)
 
 
-def create_app(settings: CommandSettings) -> FastAPI:
-    """An app whose engine, clients and outbox relay are built in its lifespan, not at import."""
+def create_app(settings: CommandSettings, container: Container | None = None) -> FastAPI:
+    """An app whose engine, clients and outbox relay are built in its lifespan (or given, for tests)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        container: Container = bootstrap(settings)
-        app.state.container = container
+        app.state.container = container or bootstrap(settings)
         try:
             yield
         finally:
-            await container.close()
+            await app.state.container.close()
 
     app = FastAPI(title="command-api", version="0.1.0", lifespan=lifespan)
+    app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.command_max_body_bytes)
     app.add_middleware(RequestContextMiddleware)
     install_error_handlers(app)
     install_ops_routes(app, lambda: app.state.container.readiness_checks())
+    app.include_router(admin_routes.router)
+    app.include_router(bookmark_routes.router)
     return app

@@ -11,6 +11,10 @@ Failures, in three kinds:
   exponential backoff; skipping the record would leave a hole in the projection;
 - anything else: retried up to sync_max_attempts times, then dead-lettered.
 
+Where a projector can apply several events at once (the catalog's, which embeds in batches),
+consecutive records of a partition go to it together, up to embedding_batch_size; if such a run
+fails for any reason, its records are handled one by one as above.
+
 Tansu (the embedded broker) keeps topics, logs and committed offsets in memory, so a restart
 forgets them. The member then rejoins and restarts from the earliest offset; a topic keeper
 re-creates missing topics; and a position found past the (new, shorter) log end is moved back
@@ -23,7 +27,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 from aiokafka import AIOKafkaConsumer, TopicPartition
 from aiokafka.errors import KafkaError
@@ -41,7 +45,7 @@ from query_sync.metrics import (
     RETRIES,
     TOPIC_CHECK_FAILURES,
 )
-from query_sync.projection import Projector
+from query_sync.projection import BatchProjector, Projector
 from query_sync.retry import Backoff, is_transient
 from query_sync.settings import SyncSettings
 from techai_shared.clock import utcnow
@@ -194,13 +198,41 @@ class ProjectionConsumer:
         done: dict[TopicPartition, int] = {}
         try:
             for tp, records in batch.items():
-                for record in records:
-                    if self._stopping.is_set():
-                        return
-                    await self._handle(record)
-                    done[tp] = record.offset + 1
+                for run in self._runs(tp.topic, records):
+                    if len(run) > 1 and not self._stopping.is_set() and await self._project_together(run):
+                        done[tp] = run[-1].offset + 1
+                        continue
+                    for record in run:
+                        if self._stopping.is_set():
+                            return
+                        await self._handle(record)
+                        done[tp] = record.offset + 1
         finally:
             await self._commit(done)
+
+    def _runs(self, topic: str, records: list[Record]) -> list[list[Record]]:
+        """Consecutive records projected together where the projector batches (embeddings)."""
+        size = self._settings.embedding_batch_size
+        if not isinstance(self._projectors[topic], BatchProjector) or size < 2:
+            return [[record] for record in records]
+        return [records[i:i + size] for i in range(0, len(records), size)]
+
+    async def _project_together(self, records: list[Record]) -> bool:
+        """The happy path of a run in one apply_many(); False sends it through _handle() one record
+        at a time, where retries and dead letters are counted per record. The projectors are
+        idempotent, so the records a failed run did apply are harmless to apply again."""
+        topic = records[0].topic
+        projector = cast(BatchProjector, self._projectors[topic])
+        try:
+            events = [parse_event(record) for record in records]
+            outcomes = await projector.apply_many(events)
+        except Exception as exc:  # whatever it was, the per-record path classifies it
+            logger.info("%s: a run of %d records failed together (%s); handling them one by one",
+                        topic, len(records), describe(exc))
+            return False
+        for event, outcome in zip(events, outcomes, strict=True):
+            self._observe(topic, event, outcome.value)
+        return True
 
     async def _handle(self, record: Record) -> None:
         """Project one record, or dead-letter it; never skip it silently."""
@@ -226,9 +258,12 @@ class ProjectionConsumer:
     async def _project(self, record: Record) -> None:
         event = parse_event(record)
         outcome = await self._projectors[record.topic].apply(event)
-        EVENTS.labels(record.topic, event.event_type.value, outcome.value).inc()
+        self._observe(record.topic, event, outcome.value)
+
+    def _observe(self, topic: str, event: EventEnvelope, outcome: str) -> None:
+        EVENTS.labels(topic, event.event_type.value, outcome).inc()
         lag = (utcnow() - as_utc(event.occurred_at)).total_seconds()
-        PROJECTION_LAG.labels(record.topic).observe(max(lag, 0.0))
+        PROJECTION_LAG.labels(topic).observe(max(lag, 0.0))
 
     def _log_retry(self, record: Record, exc: Exception, transient: bool, delay: float) -> None:
         kind = "transient" if transient else "error"

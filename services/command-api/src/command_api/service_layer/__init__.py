@@ -1,0 +1,1 @@
+"""Use cases of command-api that go beyond one store call."""
