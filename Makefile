@@ -6,6 +6,7 @@
 #   make token USER=1001 [ROLE=ADMIN]   a development JWT, printed as the last line
 #   make migrate   the command store to the newest schema (MYSQL_URL, default the make-run SQLite file)
 #   make seed      migrate, then load the sample catalog (infra/seed) idempotently through the command layer
+#   make eval      retrieval quality on infra/seed/queries-dev.jsonl (QUERIES=path for another file)
 #   make clean     remove .run/ (the data and logs of make run)
 
 SHELL := /bin/bash
@@ -28,7 +29,7 @@ space := $(empty) $(empty)
 ROLE ?= USER
 PYTEST_ARGS ?=
 
-.PHONY: help install run test lint token migrate seed clean
+.PHONY: help install run test lint token migrate seed eval clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -67,6 +68,11 @@ migrate: install ## migrate the command store (MYSQL_URL, default the make-run S
 
 seed: install ## load the sample catalog into the command store (idempotent; MYSQL_URL as for migrate)
 	MYSQL_URL="$${MYSQL_URL:-$(SQLITE_URL)}" $(PY) -m command_api.seed --dir infra/seed
+
+QUERIES ?= infra/seed/queries-dev.jsonl
+
+eval: install ## recall@5/MRR of catalog search on labelled queries (QUERIES=path), temporary SecantusDB
+	$(PY) -m devstack.evaluate --queries "$(QUERIES)" --seed-dir infra/seed
 
 clean: ## remove .run/ (make run's data and logs)
 	rm -rf .run

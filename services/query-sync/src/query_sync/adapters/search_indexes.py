@@ -1,0 +1,126 @@
+"""The vector search index of each catalog collection, on deployments that have search indexes.
+
+On Atlas and Atlas Local, each collection gets the index of techai_shared.retrieval.atlas
+(cosine, `numDimensions` from the embedding model, the filter fields) if it is missing, and the
+worker waits, bounded, until every index is queryable. SecantusDB and community mongod reject
+the search index commands (code 115, CommandNotSupported): that is logged once and the exact
+strategy is what searches use there.
+
+An index built for another dimension is updated to the current one: the documents still need a
+re-embed (python -m query_sync.entrypoints.reembed), which the projector reports on start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from pymongo.asynchronous.collection import AsyncCollection
+from pymongo.asynchronous.database import AsyncDatabase
+from pymongo.errors import OperationFailure
+from pymongo.operations import SearchIndexModel
+
+from query_sync.errors import SyncError
+from techai_shared.retrieval.atlas import vector_index_definition
+from techai_shared.retrieval.model import Collection
+
+logger = logging.getLogger(__name__)
+
+COMMAND_NOT_SUPPORTED = 115
+_UNSUPPORTED_WORDS = ("not supported", "$listsearchindexes", "atlas search", "search index")
+
+
+class SearchIndexTimeout(SyncError):
+    """A vector index did not become queryable within the configured time."""
+
+
+def search_indexes_unsupported(exc: OperationFailure) -> bool:
+    """True when the deployment has no search indexes at all (not a failure of one command)."""
+    message = str(exc).lower()
+    return exc.code == COMMAND_NOT_SUPPORTED or any(w in message for w in _UNSUPPORTED_WORDS)
+
+
+async def ensure_vector_indexes(
+    db: AsyncDatabase[dict[str, Any]],
+    dimensions: int,
+    *,
+    timeout_seconds: float = 300.0,
+    initial_backoff_seconds: float = 0.5,
+    max_backoff_seconds: float = 5.0,
+) -> bool:
+    """Create the missing vector indexes and wait until they are queryable: True; False (logged
+    once) where the deployment has no search indexes."""
+    collections = [db[c.value] for c in Collection]
+    try:
+        existing = await _search_indexes(collections[0])
+    except OperationFailure as exc:
+        if not search_indexes_unsupported(exc):
+            raise
+        logger.info("search indexes not supported here: the exact strategy is in use")
+        return False
+    await _ensure_collections(db)
+    for collection, kind in zip(collections, Collection, strict=True):
+        found = existing if collection is collections[0] else await _search_indexes(collection)
+        await _ensure_index(collection, vector_index_definition(kind, dimensions), found)
+    await _wait_until_queryable(collections, dimensions, timeout_seconds,
+                                initial_backoff_seconds, max_backoff_seconds)
+    return True
+
+
+async def _search_indexes(collection: AsyncCollection[dict[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    cursor = await collection.list_search_indexes()
+    return {index["name"]: index for index in await cursor.to_list()}
+
+
+async def _ensure_collections(db: AsyncDatabase[dict[str, Any]]) -> None:
+    """Search indexes need an existing collection; the projector's indexes usually made it."""
+    present = set(await db.list_collection_names())
+    for kind in Collection:
+        if kind.value not in present:
+            await db.create_collection(kind.value, check_exists=False)
+
+
+async def _ensure_index(collection: AsyncCollection[dict[str, Any]], model: SearchIndexModel,
+                        found: Mapping[str, Mapping[str, Any]]) -> None:
+    name, definition = model.document["name"], model.document["definition"]
+    current = found.get(name)
+    if current is None:
+        await collection.create_search_index(model)
+        logger.info("vector index %s.%s created", collection.name, name)
+    elif _signature(current.get("latestDefinition") or {}) != _signature(definition):
+        await collection.update_search_index(name, definition)
+        logger.warning("vector index %s.%s updated to the current definition; documents embedded "
+                       "with another model need a re-embed", collection.name, name)
+
+
+def _signature(definition: Mapping[str, Any]) -> set[tuple[str, str, Any]]:
+    """What must match: the fields' types, paths and dimensions (Atlas may add defaults)."""
+    return {(f.get("type"), f.get("path"), f.get("numDimensions"))
+            for f in definition.get("fields", [])}
+
+
+async def _wait_until_queryable(collections: list[AsyncCollection[dict[str, Any]]],
+                                dimensions: int, within: float, backoff: float,
+                                max_backoff: float) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + within
+    pending = list(zip(collections, Collection, strict=True))
+    while pending:
+        pending = [(c, k) for c, k in pending if not await _queryable(c, k, dimensions)]
+        if not pending:
+            break
+        if loop.time() + backoff > deadline:
+            names = ", ".join(c.name for c, _ in pending)
+            raise SearchIndexTimeout(f"vector indexes of {names} not queryable after {within} s")
+        await asyncio.sleep(backoff)
+        backoff = min(backoff * 2, max_backoff)
+    logger.info("vector indexes queryable (%d dimensions)", dimensions)
+
+
+async def _queryable(collection: AsyncCollection[dict[str, Any]], kind: Collection,
+                     dimensions: int) -> bool:
+    name = vector_index_definition(kind, dimensions).document["name"]
+    index = (await _search_indexes(collection)).get(name)
+    return bool(index and index.get("queryable"))

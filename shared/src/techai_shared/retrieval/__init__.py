@@ -1,0 +1,1 @@
+"""Catalog search (DESIGN.md section 6): one interface, the Atlas and the exact strategies."""

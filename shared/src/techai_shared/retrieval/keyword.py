@@ -1,0 +1,95 @@
+"""The keyword side of hybrid search and the rank fusion: pure functions, no I/O.
+
+Korean is agglutinative ("공모전은", "공모전에"), so whole words rarely match between a question
+and a document; Hangul runs are cut into character bigrams instead, which match across particles.
+Other scripts give lower-cased words. BM25 comes from bm25s (numpy only for a tokenised corpus).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import bm25s
+import numpy as np
+
+_HANGUL_RUN = re.compile(r"[\uac00-\ud7a3]+")
+_WORD = re.compile(r"[^\W_]+")
+# Words of requests, not of topics: they match every document's boilerplate or none.
+_STOPWORDS = frozenset((
+    "a", "an", "and", "any", "are", "about", "can", "did", "do", "does", "find", "for", "from", "i",
+    "in", "is", "it", "me", "my", "of", "on", "or", "show", "tell", "the", "that", "there", "this",
+    "to", "was", "what", "where", "which", "who", "with", "you", "your",
+))
+RRF_K = 60  # the usual constant of reciprocal rank fusion (Cormack et al. 2009)
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased words of non-Hangul scripts plus the character bigrams of each Hangul run."""
+    tokens: list[str] = []
+    for word in _WORD.findall(text.lower()):
+        for part in _split_scripts(word):
+            if _HANGUL_RUN.fullmatch(part):
+                tokens.extend(hangul_bigrams(part))
+            elif part not in _STOPWORDS:
+                tokens.append(part)
+    return tokens
+
+
+def _split_scripts(word: str) -> list[str]:
+    """"kafka로" -> ["kafka", "로"]: a Latin name glued to a Korean particle."""
+    parts: list[str] = []
+    last = 0
+    for match in _HANGUL_RUN.finditer(word):
+        parts.extend(p for p in (word[last:match.start()], match.group()) if p)
+        last = match.end()
+    if word[last:]:
+        parts.append(word[last:])
+    return parts
+
+
+def hangul_bigrams(run: str) -> list[str]:
+    """Overlapping character bigrams; a one-syllable run is its own token."""
+    if len(run) < 2:
+        return [run]
+    return [run[i:i + 2] for i in range(len(run) - 1)]
+
+
+def bm25_scores(query: str, texts: Sequence[str]) -> np.ndarray:
+    """BM25 score of `query` against each text (0.0 where nothing matches)."""
+    query_tokens = tokenize(query)
+    corpus = [tokenize(t) for t in texts]
+    if not query_tokens or not texts:
+        return np.zeros(len(texts))
+    vocabulary = {token for doc in corpus for token in doc}
+    known = [t for t in query_tokens if t in vocabulary]
+    if not known:
+        return np.zeros(len(texts))
+    index = bm25s.BM25()
+    index.index(corpus, show_progress=False)
+    return np.asarray(index.get_scores(known), dtype=float)
+
+
+def ranks(values: Sequence[float] | np.ndarray, *, positive_only: bool = False) -> list[int | None]:
+    """1-based rank of each value, best (highest) first; None for non-positive values when asked."""
+    order = sorted(range(len(values)), key=lambda i: -float(values[i]))
+    result: list[int | None] = [None] * len(values)
+    rank = 0
+    for i in order:
+        if positive_only and float(values[i]) <= 0:
+            continue
+        rank += 1
+        result[i] = rank
+    return result
+
+
+def reciprocal_rank_fusion(
+    rankings: Sequence[Sequence[int | None]], weights: Sequence[float], k: int = RRF_K
+) -> list[float]:
+    """sum(weight / (k + rank)) per item over the rankings; an unranked item adds nothing."""
+    fused = [0.0] * (len(rankings[0]) if rankings else 0)
+    for ranking, weight in zip(rankings, weights, strict=True):
+        for i, rank in enumerate(ranking):
+            if rank is not None:
+                fused[i] += weight / (k + rank)
+    return fused

@@ -1,0 +1,132 @@
+"""The Atlas strategy's $vectorSearch pipeline and vector index definition, checked against the
+shape documented at https://www.mongodb.com/docs/atlas/atlas-vector-search/vector-search-stage/
+(stage fields index, path, queryVector, numCandidates, limit, filter; score from
+{$meta: "vectorSearchScore"}) and the vectorSearch index type (vector + filter fields)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from techai_shared.retrieval.atlas import (
+    num_candidates,
+    vector_index_definition,
+    vector_index_name,
+    vector_search_pipeline,
+)
+from techai_shared.retrieval.model import Collection, RetrievalError, SearchFilters
+
+pytestmark = pytest.mark.unit
+
+VECTOR = [0.1, -0.2, 0.3]
+STAGE_FIELDS = {"index", "path", "queryVector", "numCandidates", "limit", "filter", "exact"}
+
+
+def stage_of(pipeline: list[dict]) -> dict:
+    assert list(pipeline[0]) == ["$vectorSearch"], "$vectorSearch must be the first stage"
+    return pipeline[0]["$vectorSearch"]
+
+
+def test_pipeline_has_the_documented_stage_fields_then_score_projection_and_floor():
+    pipeline = vector_search_pipeline(Collection.NEWS, VECTOR, "1001", limit=5, min_score=0.8)
+    stage = stage_of(pipeline)
+    assert set(stage) <= STAGE_FIELDS
+    assert stage == {"index": "news_articles_vector", "path": "embedding_vector",
+                     "queryVector": VECTOR, "numCandidates": 100, "limit": 5}
+    project = pipeline[1]["$project"]
+    assert project["score"] == {"$meta": "vectorSearchScore"}
+    assert project["_id"] == 0 and project["document_id"] == 1 and project["title"] == 1
+    assert "embedding_vector" not in project and "embedding_text" not in project
+    assert pipeline[2] == {"$match": {"score": {"$gte": 0.8}}}
+    assert len(pipeline) == 3
+
+
+@pytest.mark.parametrize(("limit", "expected"), [(1, 100), (5, 100), (6, 120), (50, 1000),
+                                                 (500, 10_000), (10_000, 10_000)])
+def test_num_candidates_is_twenty_times_the_limit_within_bounds(limit, expected):
+    assert num_candidates(limit) == expected
+    stage = stage_of(vector_search_pipeline(Collection.CONTESTS, VECTOR, "u", limit=limit))
+    assert stage["numCandidates"] == expected and stage["limit"] == limit
+    assert stage["numCandidates"] >= stage["limit"]
+
+
+def test_contests_are_prefiltered_to_upcoming_and_ongoing_unless_ended_are_included():
+    active = stage_of(vector_search_pipeline(Collection.CONTESTS, VECTOR, "u", limit=5))
+    assert active["filter"] == {"status": {"$in": ["UPCOMING", "ONGOING"]}}
+    every = stage_of(vector_search_pipeline(Collection.CONTESTS, VECTOR, "u", limit=5,
+                                            filters=SearchFilters(include_ended_contests=True)))
+    assert "filter" not in every
+
+
+def test_news_are_prefiltered_by_the_publication_window_when_given():
+    after, before = datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 6, 30, tzinfo=UTC)
+    both = stage_of(vector_search_pipeline(
+        Collection.NEWS, VECTOR, "u", limit=5,
+        filters=SearchFilters(published_after=after, published_before=before)))
+    assert both["filter"] == {"published_at": {"$gte": after, "$lte": before}}
+    since = stage_of(vector_search_pipeline(Collection.NEWS, VECTOR, "u", limit=5,
+                                            filters=SearchFilters(published_after=after)))
+    assert since["filter"] == {"published_at": {"$gte": after}}
+    assert "filter" not in stage_of(vector_search_pipeline(Collection.NEWS, VECTOR, "u", limit=5))
+
+
+@pytest.mark.parametrize("filters", [
+    None,
+    SearchFilters(),
+    SearchFilters(include_ended_contests=True),
+    SearchFilters(include_ended_contests=True, published_after=datetime(2020, 1, 1, tzinfo=UTC),
+                  published_before=datetime(2030, 1, 1, tzinfo=UTC)),
+])
+def test_bookmarks_are_always_prefiltered_by_the_callers_user_id(filters):
+    pipeline = vector_search_pipeline(Collection.BOOKMARKS, VECTOR, "1001", limit=5,
+                                      filters=filters)
+    assert stage_of(pipeline)["filter"] == {"user_id": {"$eq": "1001"}}
+    assert pipeline[1]["$project"]["memo"] == 1
+
+
+def test_every_prefiltered_field_is_a_filter_field_of_the_index():
+    for collection in Collection:
+        fields = vector_index_definition(collection, 384).document["definition"]["fields"]
+        filterable = {f["path"] for f in fields if f["type"] == "filter"}
+        stage = stage_of(vector_search_pipeline(
+            collection, VECTOR, "u", limit=5,
+            filters=SearchFilters(published_after=datetime(2026, 1, 1, tzinfo=UTC))))
+        assert set(stage.get("filter", {})) <= filterable
+
+
+def test_index_definition_is_a_cosine_vector_index_with_the_filter_fields():
+    model = vector_index_definition(Collection.BOOKMARKS, 384).document
+    assert model == {
+        "name": "bookmarks_vector",
+        "type": "vectorSearch",
+        "definition": {"fields": [
+            {"type": "vector", "path": "embedding_vector", "numDimensions": 384,
+             "similarity": "cosine"},
+            {"type": "filter", "path": "status"},
+            {"type": "filter", "path": "published_at"},
+            {"type": "filter", "path": "user_id"},
+        ]},
+    }
+    assert vector_index_definition(Collection.NEWS, 1536).document["definition"]["fields"][0][
+        "numDimensions"] == 1536
+
+
+def test_index_names_differ_per_collection_and_match_the_pipeline():
+    names = {vector_index_name(c) for c in Collection}
+    assert names == {"contests_vector", "news_articles_vector", "bookmarks_vector"}
+    for collection in Collection:
+        stage = stage_of(vector_search_pipeline(collection, VECTOR, "u", limit=3))
+        assert stage["index"] == vector_index_definition(collection, 3).document["name"]
+
+
+def test_a_bookmarks_search_without_a_user_id_is_refused():
+    with pytest.raises(RetrievalError):
+        vector_search_pipeline(Collection.BOOKMARKS, VECTOR, " ", limit=5)
+
+
+def test_news_project_only_the_start_of_their_content_for_the_snippet():
+    project = vector_search_pipeline(Collection.NEWS, VECTOR, "u", limit=5)[1]["$project"]
+    assert project["content"] == {"$substrCP": [{"$ifNull": ["$content", ""]}, 0, 300]}
+    contests = vector_search_pipeline(Collection.CONTESTS, VECTOR, "u", limit=5)[1]["$project"]
+    assert "content" not in contests and contests["description"] == 1

@@ -1,0 +1,115 @@
+"""The pure parts of catalog search: tokens, fusion, scores, pre-filters, query intent, merging."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy as np
+import pytest
+
+from techai_shared.retrieval.exact import cosine_similarities, prefilter
+from techai_shared.retrieval.intent import read_intent
+from techai_shared.retrieval.keyword import bm25_scores, ranks, reciprocal_rank_fusion, tokenize
+from techai_shared.retrieval.model import Collection, RetrievalError, SearchFilters, SearchHit, atlas_score
+from techai_shared.retrieval.service import merge_hits
+
+pytestmark = pytest.mark.unit
+
+
+def test_tokenize_lowercases_words_and_cuts_hangul_into_bigrams() -> None:
+    assert tokenize("Kafka 공모전은") == ["kafka", "공모", "모전", "전은"]
+
+
+def test_tokenize_splits_latin_names_glued_to_korean_particles() -> None:
+    assert tokenize("Kafka로 GPU를") == ["kafka", "로", "gpu", "를"]
+
+
+def test_tokenize_drops_request_words() -> None:
+    assert tokenize("Show my bookmarks about the VPN") == ["bookmarks", "vpn"]
+
+
+def test_bm25_ranks_the_matching_korean_text_first_despite_particles() -> None:
+    scores = bm25_scores("쿠버네티스 취약점이", ["모바일 앱 공모전", "쿠버네티스 보안 취약점 발견", "날씨"])
+    assert int(np.argmax(scores)) == 1
+    assert scores[0] == 0.0
+
+
+def test_bm25_of_unknown_words_is_zero_everywhere() -> None:
+    assert list(bm25_scores("zzz", ["a b", "c d"])) == [0.0, 0.0]
+
+
+def test_ranks_are_one_based_best_first_and_skip_non_positive_when_asked() -> None:
+    assert ranks([0.1, 0.9, 0.5]) == [3, 1, 2]
+    assert ranks([0.0, 2.0, 1.0], positive_only=True) == [None, 1, 2]
+
+
+def test_reciprocal_rank_fusion_weights_each_ranking() -> None:
+    fused = reciprocal_rank_fusion([[1, 2], [2, None]], [1.0, 0.5], k=10)
+    assert fused == pytest.approx([1 / 11 + 0.5 / 12, 1 / 12])
+
+
+def test_atlas_score_maps_cosine_into_zero_one() -> None:
+    assert atlas_score(1.0) == 1.0
+    assert atlas_score(-1.0) == 0.0
+    assert atlas_score(0.0) == 0.5
+    assert atlas_score(1.0000001) == 1.0
+
+
+def test_cosine_similarities_handle_unnormalised_and_zero_rows() -> None:
+    sims = cosine_similarities(np.array([[2.0, 0.0], [0.0, 0.0], [-1.0, 0.0]]), np.array([3.0, 0.0]))
+    assert list(sims) == [1.0, 0.0, -1.0]
+
+
+@pytest.mark.parametrize("filters", [
+    SearchFilters(),
+    SearchFilters(include_ended_contests=True),
+    SearchFilters(published_after=datetime(2026, 1, 1, tzinfo=UTC)),
+])
+def test_bookmarks_are_always_filtered_by_the_callers_user_id(filters: SearchFilters) -> None:
+    assert prefilter(Collection.BOOKMARKS, "1001", filters) == {"user_id": "1001"}
+
+
+def test_bookmarks_cannot_be_searched_without_a_user_id() -> None:
+    with pytest.raises(RetrievalError):
+        prefilter(Collection.BOOKMARKS, "", SearchFilters())
+
+
+def test_contests_are_active_only_unless_ended_ones_are_asked_for() -> None:
+    assert prefilter(Collection.CONTESTS, "1", SearchFilters()) == {
+        "status": {"$in": ["UPCOMING", "ONGOING"]}}
+    assert prefilter(Collection.CONTESTS, "1", SearchFilters(include_ended_contests=True)) == {}
+
+
+def test_news_publication_window() -> None:
+    after, before = datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 6, 1, tzinfo=UTC)
+    assert prefilter(Collection.NEWS, "1", SearchFilters()) == {}
+    assert prefilter(Collection.NEWS, "1", SearchFilters(published_after=after, published_before=before)) == {
+        "published_at": {"$gte": after, "$lte": before}}
+
+
+def test_intent_reads_time_and_saved_words() -> None:
+    assert read_intent("latest news about the Java logging library RCE").wants_recent
+    assert read_intent("최근 쿠버네티스 보안 취약점").wants_recent
+    assert read_intent("Which algorithm contests have already finished this year?").wants_ended
+    assert read_intent("Any hackathon coming up?").wants_upcoming
+    assert read_intent("지금 참여할 수 있는 챌린지").preferred_statuses() == {"ONGOING"}
+    assert read_intent("Which of my saved contests are about agents?").wants_saved
+    assert read_intent("Hey, good morning!") == read_intent("")
+
+
+def _hit(doc: str, collection: Collection, score: float, rank: float, owner: str | None = None) -> SearchHit:
+    metadata = {"user_id": owner} if owner else {}
+    return SearchHit(doc, collection, doc, "", None, score, metadata, rank)
+
+
+def test_merge_orders_by_rank_value_dedupes_and_cuts() -> None:
+    hits = [_hit("c-1", Collection.CONTESTS, 0.9, 0.01), _hit("n-1", Collection.NEWS, 0.8, 0.03),
+            _hit("c-1", Collection.CONTESTS, 0.9, 0.01), _hit("n-2", Collection.NEWS, 0.7, 0.02)]
+    assert [h.document_id for h in merge_hits(hits, "1001", 2)] == ["n-1", "n-2"]
+
+
+def test_merge_drops_another_users_bookmark_and_can_put_bookmarks_first() -> None:
+    hits = [_hit("n-1", Collection.NEWS, 0.9, 0.05), _hit("b-1", Collection.BOOKMARKS, 0.8, 0.01, "1001"),
+            _hit("b-2", Collection.BOOKMARKS, 0.99, 0.09, "1002")]
+    assert [h.document_id for h in merge_hits(hits, "1001", 5)] == ["n-1", "b-1"]
+    assert [h.document_id for h in merge_hits(hits, "1001", 5, bookmarks_first=True)] == ["b-1", "n-1"]
