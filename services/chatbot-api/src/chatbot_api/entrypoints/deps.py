@@ -1,17 +1,15 @@
-"""FastAPI dependencies: the authenticated caller and the wired services."""
+"""FastAPI dependencies: the wired services, and the caller (from techai_shared.web_auth)."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 from fastapi import Depends, Request
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from chatbot_api.bootstrap import Container
-from techai_shared.auth import Principal, verify_token
-from techai_shared.errors import Unauthenticated
+from techai_shared.web_auth import AdminUser, CurrentUser
 
-_bearer = HTTPBearer(auto_error=False)
+__all__ = ["AdminUser", "ContainerDep", "CurrentUser", "get_container"]
 
 
 def get_container(request: Request) -> Container:
@@ -20,15 +18,3 @@ def get_container(request: Request) -> Container:
 
 
 ContainerDep = Annotated[Container, Depends(get_container)]
-
-
-def get_current_user(
-    container: ContainerDep,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> Principal:
-    if credentials is None or credentials.scheme.lower() != "bearer":
-        raise Unauthenticated("a Bearer token is required")
-    return verify_token(credentials.credentials, container.settings)
-
-
-CurrentUser = Annotated[Principal, Depends(get_current_user)]

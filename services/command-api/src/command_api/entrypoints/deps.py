@@ -1,17 +1,15 @@
-"""FastAPI dependencies: the authenticated caller, the admin, and the wired services."""
+"""FastAPI dependencies: the wired services, and the caller (from techai_shared.web_auth)."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 from fastapi import Depends, Request
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from command_api.bootstrap import Container
-from techai_shared.auth import Principal, verify_token
-from techai_shared.errors import Forbidden, Unauthenticated
+from techai_shared.web_auth import AdminUser, CurrentUser
 
-_bearer = HTTPBearer(auto_error=False)
+__all__ = ["AdminUser", "ContainerDep", "CurrentUser", "get_container"]
 
 
 def get_container(request: Request) -> Container:
@@ -20,24 +18,3 @@ def get_container(request: Request) -> Container:
 
 
 ContainerDep = Annotated[Container, Depends(get_container)]
-
-
-def get_current_user(
-    container: ContainerDep,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> Principal:
-    if credentials is None or credentials.scheme.lower() != "bearer":
-        raise Unauthenticated("a Bearer token is required")
-    return verify_token(credentials.credentials, container.settings)
-
-
-CurrentUser = Annotated[Principal, Depends(get_current_user)]
-
-
-def get_admin(user: CurrentUser) -> Principal:
-    if not user.is_admin:
-        raise Forbidden("the ADMIN role is required")
-    return user
-
-
-AdminUser = Annotated[Principal, Depends(get_admin)]
