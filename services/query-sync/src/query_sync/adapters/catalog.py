@@ -28,9 +28,10 @@ from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
 
 from query_sync.adapters.indexes import IndexSpec, ensure_indexes
+from query_sync.adapters.versioned import has_version, upsert_if_newer
 from query_sync.catalog_documents import CatalogKind, catalog_document, embedding_hash
 from query_sync.documents import as_utc
-from query_sync.errors import EmbeddingFailed, SyncError, UnknownEvent
+from query_sync.errors import EmbeddingFailed, UnknownEvent
 from query_sync.projection import Outcome
 from techai_shared.clock import Clock, utcnow
 from techai_shared.embeddings import Embedder, Vector
@@ -39,7 +40,6 @@ from techai_shared.events import SCHEMA_VERSION, EventEnvelope
 logger = logging.getLogger(__name__)
 
 TOMBSTONES = "catalog_tombstones"
-_UPSERT_ATTEMPTS = 3
 _TOMBSTONE_INDEXES = [
     IndexSpec("uq_collection_document_id", (("collection", 1), ("document_id", 1)), unique=True),
 ]
@@ -190,31 +190,17 @@ class CatalogProjector:
     async def _upsert(self, event: EventEnvelope, vectors: dict[str, Vector]) -> Outcome:
         if await self._tombstone_version(event.aggregate_id) >= event.version:
             return Outcome.STALE
-        if await self._has_version(event.aggregate_id, event.version):
+        if await has_version(self._items, "document_id", event.aggregate_id, event.version):
             return Outcome.STALE  # checked before embedding: a replay costs no vectors
         document = catalog_document(self.kind, self.kind.parse(event), self._embedder.model_name)
         document["embedding_vector"] = await self._vector_for(document, vectors)
         document.update(version=event.version, event_occurred_at=as_utc(event.occurred_at),
                         projected_at=as_utc(self._clock()))
-        outcome = await self._conditional_upsert(event, document)
+        outcome = await upsert_if_newer(
+            self._items, "document_id", event.aggregate_id, event.version, document
+        )
         await self._undo_if_deleted_meanwhile(event.aggregate_id)
         return outcome
-
-    async def _conditional_upsert(self, event: EventEnvelope, document: dict[str, Any]) -> Outcome:
-        for _ in range(_UPSERT_ATTEMPTS):
-            try:
-                await self._items.update_one(
-                    {"document_id": event.aggregate_id, "version": {"$lt": event.version}},
-                    {"$set": document},
-                    upsert=True,
-                )
-                return Outcome.APPLIED
-            except DuplicateKeyError:
-                # Usually a newer version is there; a concurrent first insert is the other cause.
-                if await self._has_version(event.aggregate_id, event.version):
-                    return Outcome.STALE
-        raise SyncError(f"{self.kind.collection} {event.aggregate_id} v{event.version}: "
-                        "upsert kept conflicting")
 
     async def _undo_if_deleted_meanwhile(self, document_id: str) -> None:
         """A Deleted applied between our tombstone check and our write (two members during a
@@ -250,8 +236,3 @@ class CatalogProjector:
         )
         return int(found["version"]) if found is not None else 0
 
-    async def _has_version(self, document_id: str, version: int) -> bool:
-        found = await self._items.find_one(
-            {"document_id": document_id, "version": {"$gte": version}}, {"_id": 1}
-        )
-        return found is not None

@@ -21,8 +21,9 @@ from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import DuplicateKeyError
 
 from query_sync.adapters.indexes import IndexSpec, ensure_indexes
+from query_sync.adapters.versioned import upsert_if_newer
 from query_sync.documents import message_document, session_document
-from query_sync.errors import SyncError, UnknownEvent
+from query_sync.errors import UnknownEvent
 from query_sync.projection import Outcome
 from techai_shared.clock import Clock, utcnow
 from techai_shared.events import SCHEMA_VERSION, AggregateType, EventEnvelope, EventType
@@ -33,7 +34,6 @@ SESSIONS = "conversation_sessions"
 MESSAGES = "conversation_messages"
 DEFAULT_SESSIONS_TTL_SECONDS = 90 * 24 * 3600
 DEFAULT_MESSAGES_TTL_SECONDS = 365 * 24 * 3600
-_UPSERT_ATTEMPTS = 3
 
 
 def session_indexes(ttl_seconds: int) -> list[IndexSpec]:
@@ -94,25 +94,9 @@ class ConversationProjector:
 
     async def _upsert_session(self, event: EventEnvelope) -> Outcome:
         document = session_document(event, self._clock())
-        for _ in range(_UPSERT_ATTEMPTS):
-            try:
-                await self._sessions.update_one(
-                    {"session_id": event.aggregate_id, "version": {"$lt": event.version}},
-                    {"$set": document},
-                    upsert=True,
-                )
-                return Outcome.APPLIED
-            except DuplicateKeyError:
-                # Usually a newer version is there; a concurrent first insert is the other cause.
-                if await self._has_version(event.aggregate_id, event.version):
-                    return Outcome.STALE
-        raise SyncError(f"session {event.aggregate_id} v{event.version}: upsert kept conflicting")
-
-    async def _has_version(self, session_id: str, version: int) -> bool:
-        found = await self._sessions.find_one(
-            {"session_id": session_id, "version": {"$gte": version}}, {"_id": 1}
+        return await upsert_if_newer(
+            self._sessions, "session_id", event.aggregate_id, event.version, document
         )
-        return found is not None
 
     async def _delete_session(self, event: EventEnvelope) -> Outcome:
         outcome = await self._upsert_session(event)
