@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Column,
+    Date,
     ForeignKey,
     Index,
     Integer,
     MetaData,
+    Numeric,
     String,
     Table,
     Text,
@@ -32,6 +35,7 @@ conversation_sessions = Table(
     Column("message_count", Integer, nullable=False, default=0),
     Column("version", Integer, nullable=False, default=0),
     Column("deleted_at", UtcDateTime, nullable=True),
+    Column("expired_at", UtcDateTime, nullable=True),  # set by the expiry job (with deleted_at)
     Index("ix_sessions_user_last", "user_id", "deleted_at", "last_message_at"),
     Index("ix_sessions_active_last", "is_active", "last_message_at"),
 )
@@ -134,4 +138,43 @@ bookmarks = Table(
     Column("deleted_at", UtcDateTime, nullable=True),
     UniqueConstraint("user_id", "item_type", "item_id", "live", name="uq_bookmarks_user_item_live"),
     Index("ix_bookmarks_user_created", "user_id", "created_at"),
+)
+
+# Operations (migration 0003): scheduled job runs, their locks, and per-user daily model usage.
+
+job_runs = Table(
+    "job_runs",
+    metadata,
+    Column("id", AutoIncrementId, primary_key=True, autoincrement=True),
+    Column("job_name", String(64), nullable=False),
+    Column("scheduled_for", UtcDateTime, nullable=False),
+    Column("trigger", String(16), nullable=False),  # schedule | manual
+    Column("status", String(16), nullable=False),  # running | succeeded | failed
+    Column("worker", String(128), nullable=False),
+    Column("started_at", UtcDateTime, nullable=False),
+    Column("finished_at", UtcDateTime, nullable=True),
+    Column("rows_affected", Integer, nullable=True),
+    Column("error", Text, nullable=True),
+    UniqueConstraint("job_name", "scheduled_for", name="uq_job_runs_fire"),
+    Index("ix_job_runs_job_started", "job_name", "started_at"),
+)
+
+job_locks = Table(
+    "job_locks",
+    metadata,
+    Column("job_name", String(64), primary_key=True),
+    Column("holder", String(128), nullable=True),
+    Column("locked_until", UtcDateTime, nullable=True),
+)
+
+usage_daily = Table(
+    "usage_daily",
+    metadata,
+    Column("user_id", String(64), primary_key=True),
+    Column("day", Date, primary_key=True),  # the Asia/Seoul calendar day
+    Column("model", String(100), primary_key=True),
+    Column("requests", Integer, nullable=False),
+    Column("prompt_tokens", BigInteger, nullable=False),
+    Column("completion_tokens", BigInteger, nullable=False),
+    Column("cost_usd", Numeric(18, 8), nullable=False),
 )
