@@ -10,7 +10,12 @@ from datetime import UTC, datetime
 import pytest
 
 from techai_shared.retrieval.atlas import (
+    fusion_candidates,
+    merge_sides,
     num_candidates,
+    text_index_definition,
+    text_index_name,
+    text_search_pipeline,
     vector_index_definition,
     vector_index_name,
     vector_search_pipeline,
@@ -130,3 +135,72 @@ def test_news_project_only_the_start_of_their_content_for_the_snippet():
     assert project["content"] == {"$substrCP": [{"$ifNull": ["$content", ""]}, 0, 300]}
     contests = vector_search_pipeline(Collection.CONTESTS, VECTOR, "u", limit=5)[1]["$project"]
     assert "content" not in contests and contests["description"] == 1
+
+
+# -- the keyword side: $search on the text index, fused in this process ---------------------------
+
+def test_text_pipeline_is_a_compound_search_with_the_expanded_question_then_limit_and_projection():
+    pipeline = text_search_pipeline(Collection.NEWS, "쿠버네티스 보안", "1001", limit=20)
+    assert list(pipeline[0]) == ["$search"], "$search must be the first stage"
+    search = pipeline[0]["$search"]
+    assert search["index"] == "news_articles_text" == text_index_name(Collection.NEWS)
+    (clause,) = search["compound"]["must"]
+    assert clause["text"]["path"] == "embedding_text"
+    assert clause["text"]["query"].startswith("쿠버네티스 보안 ")
+    assert "kubernetes" in clause["text"]["query"] and "security" in clause["text"]["query"]
+    assert "filter" not in search["compound"]
+    assert pipeline[1] == {"$limit": 20}
+    project = pipeline[2]["$project"]
+    assert project["keyword_score"] == {"$meta": "searchScore"}
+    assert project["embedding_vector"] == 1 and "embedding_text" not in project
+
+
+@pytest.mark.parametrize("filters", [None, SearchFilters(include_ended_contests=True)])
+def test_text_search_of_bookmarks_is_always_filtered_by_the_callers_user_id(filters):
+    search = text_search_pipeline(Collection.BOOKMARKS, "memo", "1001", 20, filters)[0]["$search"]
+    assert search["compound"]["filter"] == [{"equals": {"path": "user_id", "value": "1001"}}]
+    with pytest.raises(RetrievalError):
+        text_search_pipeline(Collection.BOOKMARKS, "memo", "", 20)
+
+
+def test_text_search_prefilters_contests_and_news_like_the_vector_side():
+    contests = text_search_pipeline(Collection.CONTESTS, "gpu", "u", 20)[0]["$search"]["compound"]
+    assert contests["filter"] == [{"in": {"path": "status", "value": ["UPCOMING", "ONGOING"]}}]
+    every = text_search_pipeline(Collection.CONTESTS, "gpu", "u", 20,
+                                 SearchFilters(include_ended_contests=True))[0]["$search"]["compound"]
+    assert "filter" not in every
+    after = datetime(2026, 1, 1, tzinfo=UTC)
+    news = text_search_pipeline(Collection.NEWS, "gpu", "u", 20,
+                                SearchFilters(published_after=after))[0]["$search"]["compound"]
+    assert news["filter"] == [{"range": {"path": "published_at", "gte": after}}]
+
+
+def test_text_index_maps_the_text_with_cjk_bigrams_and_every_filter_field():
+    model = text_index_definition(Collection.CONTESTS).document
+    assert model["name"] == "contests_text" and model["type"] == "search"
+    fields = model["definition"]["mappings"]["fields"]
+    assert model["definition"]["mappings"]["dynamic"] is False
+    assert fields["embedding_text"] == {"type": "string", "analyzer": "lucene.cjk"}
+    assert {"status", "user_id", "published_at"} <= set(fields)
+    for collection in Collection:
+        clauses = text_search_pipeline(collection, "q", "u", 5, SearchFilters(
+            published_after=datetime(2026, 1, 1, tzinfo=UTC)))[0]["$search"]["compound"]
+        paths = {next(iter(c.values()))["path"] for c in clauses.get("filter", [])}
+        assert paths <= set(fields)
+
+
+def test_fusion_candidates_are_four_per_result_within_bounds():
+    assert [fusion_candidates(n) for n in (1, 5, 6, 3000)] == [20, 20, 24, 10_000]
+
+
+def test_merged_sides_give_keyword_only_candidates_their_similarity_from_the_stored_vector():
+    query = [1.0, 0.0]
+    vector_side = [{"document_id": "a", "title": "A", "score": 0.9},
+                   {"document_id": "b", "title": "B", "score": 0.7}]
+    keyword_side = [{"document_id": "c", "title": "C", "embedding_vector": [0.0, 1.0], "keyword_score": 3},
+                    {"document_id": "b", "title": "B", "embedding_vector": [0.6, 0.8], "keyword_score": 2}]
+    docs, similarities, keyword_ranks = merge_sides(vector_side, keyword_side, query)
+    assert [d["document_id"] for d in docs] == ["a", "b", "c"]
+    assert similarities == [0.9, 0.7, 0.5]  # c: cosine 0 -> (1 + 0) / 2
+    assert keyword_ranks == [None, 2, 1]
+    assert all("embedding_vector" not in d and "score" not in d for d in docs)

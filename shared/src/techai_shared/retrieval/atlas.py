@@ -1,4 +1,5 @@
-"""The Atlas strategy (DESIGN.md section 6): `$vectorSearch` on a vector index per collection.
+"""The Atlas strategy (DESIGN.md section 6): `$vectorSearch` on a vector index per collection,
+fused with `$search` (Atlas Search, BM25) on a text index per collection.
 
 Used where the deployment has search indexes (Atlas, Atlas Local); SecantusDB and community
 mongod reject the stage (code 115) and get the exact strategy instead. The pre-filters go inside
@@ -6,24 +7,33 @@ the stage (`filter`), so a top-k cut never drops the caller's own results for so
 contests are UPCOMING/ONGOING unless include_ended, news optionally within a publication window,
 and bookmarks ALWAYS restricted to the caller's user id.
 
-Atlas already reports cosine as (1 + cosine) / 2 (`vectorSearchScore`), the score every strategy
-returns, so min_score is applied to it as is. The pipeline and the index definition are pure
-functions, checked against the documented shape in the unit tests; query-sync creates the indexes
-(query_sync.adapters.search_indexes).
+Hybrid search: the vector side (`$vectorSearch`) and the keyword side (`$search` with the same
+pre-filters as `compound.filter`, over the question plus its glossary equivalents) each return
+their best candidates; both rankings are fused by reciprocal rank with the same rules as the
+exact strategy (retrieval/fusion.py), in this process. Fusing here rather than with `$rankFusion`
+keeps it working on every Atlas version and identical to the exact strategy. A keyword-only
+candidate gets its similarity from its stored vector, so every hit reports (1 + cosine) / 2, the
+score Atlas itself reports as `vectorSearchScore`; min_score applies to it. If the text index is
+missing or failing, the search goes on vector-only and says so once in the log.
 
-The keyword side (query_text) is not used here yet: the stage is vector-only.
+The pipelines and the index definitions are pure functions, checked against the documented shapes
+in the unit tests; query-sync creates the indexes (query_sync.adapters.search_indexes).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+import numpy as np
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import PyMongoError
 from pymongo.operations import SearchIndexModel
 
+from techai_shared.retrieval.fusion import FusionWeights, best, fuse
+from techai_shared.retrieval.glossary import keyword_query
 from techai_shared.retrieval.hits import SNIPPET_CHARS, to_hit
 from techai_shared.retrieval.model import (
     ACTIVE_CONTEST_STATUSES,
@@ -31,13 +41,21 @@ from techai_shared.retrieval.model import (
     RetrievalError,
     SearchFilters,
     SearchHit,
+    atlas_score,
 )
+
+logger = logging.getLogger(__name__)
 
 VECTOR_PATH = "embedding_vector"
 FILTER_PATHS = ("status", "published_at", "user_id")
 CANDIDATES_PER_RESULT = 20  # the documented starting point: numCandidates >= 20 x limit
 MIN_CANDIDATES = 100
 MAX_CANDIDATES = 10_000  # the stage's upper bound for numCandidates
+TEXT_PATH = "embedding_text"
+# CJK bigrams, like the exact strategy's BM25 tokens for Hangul; other scripts as lower-cased words
+TEXT_ANALYZER = "lucene.cjk"
+FUSION_CANDIDATES_PER_RESULT = 4  # each side hands the fusion 4 x limit candidates ...
+MIN_FUSION_CANDIDATES = 20  # ... and at least 20
 
 # What each collection shows in a hit: never the vector, the embedding text or the full content.
 _DISPLAY_FIELDS: dict[Collection, tuple[str, ...]] = {
@@ -55,6 +73,16 @@ def vector_index_name(collection: Collection) -> str:
     return f"{collection.value}_vector"
 
 
+def text_index_name(collection: Collection) -> str:
+    """The name of the Atlas Search (keyword) index of `collection`, e.g. "contests_text"."""
+    return f"{collection.value}_text"
+
+
+def fusion_candidates(limit: int) -> int:
+    """How many candidates each side of the hybrid search returns for a final `limit`."""
+    return min(MAX_CANDIDATES, max(FUSION_CANDIDATES_PER_RESULT * limit, MIN_FUSION_CANDIDATES))
+
+
 def num_candidates(limit: int) -> int:
     """The candidates the ANN search considers: about 20 x limit, at least 100, at most 10,000."""
     return min(MAX_CANDIDATES, max(CANDIDATES_PER_RESULT * limit, MIN_CANDIDATES))
@@ -68,6 +96,19 @@ def vector_index_definition(collection: Collection, dimensions: int) -> SearchIn
     ]
     return SearchIndexModel(definition={"fields": fields}, name=vector_index_name(collection),
                             type="vectorSearch")
+
+
+def text_index_definition(collection: Collection) -> SearchIndexModel:
+    """The search index of `collection`: the embedding text for BM25, plus the filter fields
+    (`token` for exact string matches, `date` for the publication window)."""
+    fields = {
+        TEXT_PATH: {"type": "string", "analyzer": TEXT_ANALYZER},
+        "status": {"type": "token"},
+        "user_id": {"type": "token"},
+        "published_at": {"type": "date"},
+    }
+    return SearchIndexModel(definition={"mappings": {"dynamic": False, "fields": fields}},
+                            name=text_index_name(collection), type="search")
 
 
 def prefilter(collection: Collection, user_id: str, filters: SearchFilters) -> dict[str, Any]:
@@ -108,9 +149,7 @@ def vector_search_pipeline(
     where = prefilter(collection, user_id, filters or SearchFilters())
     if where:
         stage["filter"] = where
-    projection: dict[str, Any] = {"_id": 0, **dict.fromkeys(_DISPLAY_FIELDS[collection], 1)}
-    if collection is Collection.NEWS:  # a snippet when the summary is empty, never the full text
-        projection["content"] = {"$substrCP": [{"$ifNull": ["$content", ""]}, 0, SNIPPET_CHARS]}
+    projection = _display_projection(collection)
     projection["score"] = {"$meta": "vectorSearchScore"}
     return [
         {"$vectorSearch": stage},
@@ -119,11 +158,62 @@ def vector_search_pipeline(
     ]
 
 
-class AtlasStrategy:
-    """Vector search through Atlas `$vectorSearch`; see the module docstring."""
+def text_filter(collection: Collection, user_id: str, filters: SearchFilters) -> list[dict[str, Any]]:
+    """The pre-filters of `prefilter` as Atlas Search `compound.filter` clauses (same meaning)."""
+    if collection is Collection.BOOKMARKS:
+        if not user_id.strip():
+            raise RetrievalError("a bookmarks search needs the caller's user id")
+        return [{"equals": {"path": "user_id", "value": user_id}}]  # always
+    if collection is Collection.CONTESTS:
+        if filters.include_ended_contests:
+            return []
+        return [{"in": {"path": "status", "value": list(ACTIVE_CONTEST_STATUSES)}}]
+    window: dict[str, Any] = {}
+    if filters.published_after is not None:
+        window["gte"] = filters.published_after
+    if filters.published_before is not None:
+        window["lte"] = filters.published_before
+    return [{"range": {"path": "published_at", **window}}] if window else []
 
-    def __init__(self, db: AsyncDatabase[dict[str, Any]]) -> None:
+
+def text_search_pipeline(
+    collection: Collection,
+    query_text: str,
+    user_id: str,
+    limit: int,
+    filters: SearchFilters | None = None,
+) -> list[dict[str, Any]]:
+    """The keyword side: `$search` over the embedding text with the question and its glossary
+    equivalents, the pre-filters as filter clauses; the display fields, the stored vector (for the
+    similarity of keyword-only candidates) and the search score."""
+    compound: dict[str, Any] = {"must": [{"text": {"query": keyword_query(query_text), "path": TEXT_PATH}}]}
+    where = text_filter(collection, user_id, filters or SearchFilters())
+    if where:
+        compound["filter"] = where
+    projection = _display_projection(collection)
+    projection[VECTOR_PATH] = 1
+    projection["keyword_score"] = {"$meta": "searchScore"}
+    return [
+        {"$search": {"index": text_index_name(collection), "compound": compound}},
+        {"$limit": limit},
+        {"$project": projection},
+    ]
+
+
+def _display_projection(collection: Collection) -> dict[str, Any]:
+    projection: dict[str, Any] = {"_id": 0, **dict.fromkeys(_DISPLAY_FIELDS[collection], 1)}
+    if collection is Collection.NEWS:  # a snippet when the summary is empty, never the full text
+        projection["content"] = {"$substrCP": [{"$ifNull": ["$content", ""]}, 0, SNIPPET_CHARS]}
+    return projection
+
+
+class AtlasStrategy:
+    """Hybrid search through Atlas `$vectorSearch` and `$search`; see the module docstring."""
+
+    def __init__(self, db: AsyncDatabase[dict[str, Any]], weights: FusionWeights | None = None) -> None:
         self._db = db
+        self._weights = weights or FusionWeights()
+        self._keyword_warned: set[Collection] = set()
 
     async def search(
         self,
@@ -136,11 +226,67 @@ class AtlasStrategy:
         filters: SearchFilters | None,
     ) -> list[SearchHit]:
         """The best `limit` hits of one collection with score >= min_score, best first."""
-        pipeline = vector_search_pipeline(collection, query_vector, user_id, limit, min_score,
-                                          filters)
+        if limit <= 0:
+            return []
+        wanted = fusion_candidates(limit)
+        vector_side = await self._vector_side(collection, query_vector, user_id, wanted, min_score, filters)
+        keyword_side = await self._keyword_side(collection, query_text, user_id, wanted, filters)
+        docs, similarities, keyword_ranks = merge_sides(vector_side, keyword_side, query_vector)
+        fused = fuse(collection, docs, similarities, keyword_ranks, query_text, self._weights)
+        kept = best(fused, similarities, min_score, limit)
+        return [to_hit(collection, docs[i], similarities[i], fused[i]) for i in kept]
+
+    async def _vector_side(self, collection: Collection, query_vector: Sequence[float], user_id: str,
+                           limit: int, min_score: float,
+                           filters: SearchFilters | None) -> list[dict[str, Any]]:
+        pipeline = vector_search_pipeline(collection, query_vector, user_id, limit, min_score, filters)
         try:
             cursor = await self._db[collection.value].aggregate(pipeline)
-            documents = await cursor.to_list()
+            return await cursor.to_list()
         except PyMongoError as exc:  # no index yet, wrong dimensions, not an Atlas deployment
             raise RetrievalError(f"$vectorSearch on {collection.value} failed: {exc}") from exc
-        return [to_hit(collection, doc, float(doc.pop("score"))) for doc in documents]
+
+    async def _keyword_side(self, collection: Collection, query_text: str, user_id: str, limit: int,
+                            filters: SearchFilters | None) -> list[dict[str, Any]]:
+        if not query_text.strip():
+            return []
+        pipeline = text_search_pipeline(collection, query_text, user_id, limit, filters)
+        try:
+            cursor = await self._db[collection.value].aggregate(pipeline)
+            return await cursor.to_list()
+        except PyMongoError as exc:  # the text index is missing or building: vector-only
+            if collection not in self._keyword_warned:
+                self._keyword_warned.add(collection)
+                logger.warning("$search on %s failed, searching it by vector only: %s",
+                               collection.value, exc)
+            return []
+
+
+def merge_sides(vector_side: Sequence[dict[str, Any]], keyword_side: Sequence[dict[str, Any]],
+                query_vector: Sequence[float]) -> tuple[list[dict[str, Any]], list[float], list[int | None]]:
+    """The union of both sides' candidates: documents, their similarities (from `vectorSearchScore`,
+    or computed from the stored vector for keyword-only ones) and their keyword ranks."""
+    docs: dict[str, dict[str, Any]] = {}
+    similarity: dict[str, float] = {}
+    for doc in vector_side:
+        doc = dict(doc)
+        similarity[doc["document_id"]] = float(doc.pop("score"))
+        docs[doc["document_id"]] = doc
+    keyword_rank: dict[str, int] = {}
+    query = np.asarray(query_vector, dtype=float)
+    for rank, doc in enumerate(keyword_side, start=1):
+        doc = dict(doc)
+        vector = doc.pop(VECTOR_PATH, None)
+        doc.pop("keyword_score", None)
+        document_id = doc["document_id"]
+        keyword_rank.setdefault(document_id, rank)
+        if document_id not in docs and vector:
+            similarity[document_id] = atlas_score(_cosine(np.asarray(vector, dtype=float), query))
+            docs[document_id] = doc
+    ids = list(docs)
+    return [docs[i] for i in ids], [similarity[i] for i in ids], [keyword_rank.get(i) for i in ids]
+
+
+def _cosine(a: np.ndarray, b: np.ndarray) -> float:
+    norms = float(np.linalg.norm(a) * np.linalg.norm(b))
+    return float(a @ b) / norms if norms > 0 else 0.0

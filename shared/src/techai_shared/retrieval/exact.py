@@ -1,5 +1,6 @@
 """The exact strategy (DESIGN.md section 6): the pre-filters as a normal find(), cosine in NumPy,
-BM25 in Python, the two rankings fused by reciprocal rank. For community MongoDB and SecantusDB.
+BM25 in Python over the question and its glossary equivalents (retrieval/glossary.py), the
+rankings fused by reciprocal rank (retrieval/fusion.py). For community MongoDB and SecantusDB.
 
 Nothing is cached between searches: every search reads its candidates with its own filter, so a
 bookmark can only ever be a candidate for the user id it was saved by.
@@ -9,16 +10,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import numpy as np
 from pymongo.asynchronous.database import AsyncDatabase
 
+from techai_shared.retrieval.fusion import FusionWeights, best, fuse
+from techai_shared.retrieval.glossary import keyword_query
 from techai_shared.retrieval.hits import to_hit
-from techai_shared.retrieval.intent import read_intent
-from techai_shared.retrieval.keyword import RRF_K, bm25_scores, ranks, reciprocal_rank_fusion
+from techai_shared.retrieval.keyword import bm25_scores, ranks
 from techai_shared.retrieval.model import (
     ACTIVE_CONTEST_STATUSES,
     Collection,
@@ -31,17 +32,6 @@ from techai_shared.retrieval.model import (
 logger = logging.getLogger(__name__)
 
 _NOT_READ = {"_id": 0, "embedding_hash": 0}
-
-
-@dataclass(frozen=True)
-class FusionWeights:
-    """Weights of the rankings in the fusion; tuned on infra/seed/queries-dev.jsonl (make eval)."""
-
-    vector: float = 1.0
-    keyword: float = 1.0
-    recency: float = 0.5  # only for news, and only when the question asks for recent ones
-    status: float = 1.0  # only for contests of the status the question asks for
-    k: int = RRF_K
 
 
 def prefilter(collection: Collection, user_id: str, filters: SearchFilters) -> dict[str, Any]:
@@ -94,27 +84,11 @@ class ExactStrategy:
         self._check_model(collection, docs, len(query_vector))
         matrix = np.asarray([d["embedding_vector"] for d in docs], dtype=float)
         similarities = [atlas_score(c) for c in cosine_similarities(matrix, np.asarray(query_vector))]
-        fused = self._fuse(collection, docs, similarities, query_text)
-        order = sorted(range(len(docs)), key=lambda i: (-fused[i], -similarities[i]))
-        kept = [i for i in order if similarities[i] >= min_score][:limit]
+        keyword = bm25_scores(keyword_query(query_text), [d.get("embedding_text", "") for d in docs])
+        fused = fuse(collection, docs, similarities, ranks(keyword, positive_only=True), query_text,
+                     self._weights)
+        kept = best(fused, similarities, min_score, limit)
         return [to_hit(collection, docs[i], similarities[i], fused[i]) for i in kept]
-
-    def _fuse(self, collection: Collection, docs: list[dict[str, Any]], similarities: list[float],
-              query_text: str) -> list[float]:
-        keyword = bm25_scores(query_text, [d.get("embedding_text", "") for d in docs])
-        rankings = [ranks(similarities), ranks(keyword, positive_only=True)]
-        weights = [self._weights.vector, self._weights.keyword]
-        intent = read_intent(query_text)
-        if collection is Collection.NEWS and intent.wants_recent:
-            published = [_timestamp(d.get("published_at")) for d in docs]
-            rankings.append(ranks(published, positive_only=True))
-            weights.append(self._weights.recency)
-        statuses = intent.preferred_statuses()
-        if collection is Collection.CONTESTS and statuses:
-            # every contest of an asked status shares rank 1: a bonus, not an order among them
-            rankings.append([1 if d.get("status") in statuses else None for d in docs])
-            weights.append(self._weights.status)
-        return reciprocal_rank_fusion(rankings, weights, self._weights.k)
 
     def _check_model(self, collection: Collection, docs: list[dict[str, Any]], dimensions: int) -> None:
         models = {d.get("embedding_model") for d in docs}
@@ -127,6 +101,3 @@ class ExactStrategy:
         if any(len(d["embedding_vector"]) != dimensions for d in docs):
             raise RetrievalError(f"{collection.value} holds vectors of another dimension than {dimensions}")
 
-
-def _timestamp(value: Any) -> float:
-    return value.timestamp() if isinstance(value, datetime) else 0.0

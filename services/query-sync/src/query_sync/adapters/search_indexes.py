@@ -1,8 +1,9 @@
-"""The vector search index of each catalog collection, on deployments that have search indexes.
+"""The search indexes of each catalog collection, on deployments that have search indexes.
 
-On Atlas and Atlas Local, each collection gets the index of techai_shared.retrieval.atlas
-(cosine, `numDimensions` from the embedding model, the filter fields) if it is missing, and the
-worker waits, bounded, until every index is queryable. SecantusDB and community mongod reject
+On Atlas and Atlas Local, each collection gets the two indexes of techai_shared.retrieval.atlas
+if they are missing: the vector index (cosine, `numDimensions` from the embedding model, the
+filter fields) and the text index of the keyword side (the embedding text, the filter fields);
+the worker waits, bounded, until every index is queryable. SecantusDB and community mongod reject
 the search index commands (code 115, CommandNotSupported): that is logged once and the exact
 strategy is what searches use there.
 
@@ -23,7 +24,7 @@ from pymongo.errors import OperationFailure
 from pymongo.operations import SearchIndexModel
 
 from query_sync.errors import SyncError
-from techai_shared.retrieval.atlas import vector_index_definition
+from techai_shared.retrieval.atlas import text_index_definition, vector_index_definition
 from techai_shared.retrieval.model import Collection
 
 logger = logging.getLogger(__name__)
@@ -33,7 +34,7 @@ _UNSUPPORTED_WORDS = ("not supported", "$listsearchindexes", "atlas search", "se
 
 
 class SearchIndexTimeout(SyncError):
-    """A vector index did not become queryable within the configured time."""
+    """A search index did not become queryable within the configured time."""
 
 
 def search_indexes_unsupported(exc: OperationFailure) -> bool:
@@ -50,8 +51,8 @@ async def ensure_vector_indexes(
     initial_backoff_seconds: float = 0.5,
     max_backoff_seconds: float = 5.0,
 ) -> bool:
-    """Create the missing vector indexes and wait until they are queryable: True; False (logged
-    once) where the deployment has no search indexes."""
+    """Create the missing vector and text indexes and wait until they are queryable: True; False
+    (logged once) where the deployment has no search indexes."""
     collections = [db[c.value] for c in Collection]
     try:
         existing = await _search_indexes(collections[0])
@@ -63,10 +64,15 @@ async def ensure_vector_indexes(
     await _ensure_collections(db)
     for collection, kind in zip(collections, Collection, strict=True):
         found = existing if collection is collections[0] else await _search_indexes(collection)
-        await _ensure_index(collection, vector_index_definition(kind, dimensions), found)
+        for model in _definitions(kind, dimensions):
+            await _ensure_index(collection, model, found)
     await _wait_until_queryable(collections, dimensions, timeout_seconds,
                                 initial_backoff_seconds, max_backoff_seconds)
     return True
+
+
+def _definitions(kind: Collection, dimensions: int) -> list[SearchIndexModel]:
+    return [vector_index_definition(kind, dimensions), text_index_definition(kind)]
 
 
 async def _search_indexes(collection: AsyncCollection[dict[str, Any]]) -> dict[str, Mapping[str, Any]]:
@@ -88,17 +94,21 @@ async def _ensure_index(collection: AsyncCollection[dict[str, Any]], model: Sear
     current = found.get(name)
     if current is None:
         await collection.create_search_index(model)
-        logger.info("vector index %s.%s created", collection.name, name)
+        logger.info("search index %s.%s created", collection.name, name)
     elif _signature(current.get("latestDefinition") or {}) != _signature(definition):
         await collection.update_search_index(name, definition)
-        logger.warning("vector index %s.%s updated to the current definition; documents embedded "
+        logger.warning("search index %s.%s updated to the current definition; documents embedded "
                        "with another model need a re-embed", collection.name, name)
 
 
 def _signature(definition: Mapping[str, Any]) -> set[tuple[str, str, Any]]:
-    """What must match: the fields' types, paths and dimensions (Atlas may add defaults)."""
-    return {(f.get("type"), f.get("path"), f.get("numDimensions"))
-            for f in definition.get("fields", [])}
+    """What must match (Atlas may add defaults): a vector index's fields' types, paths and
+    dimensions; a text index's mapped fields, their types and analyzers."""
+    vector = {(f.get("type"), f.get("path"), f.get("numDimensions"))
+              for f in definition.get("fields", [])}
+    mapped = (definition.get("mappings") or {}).get("fields") or {}
+    text = {(spec.get("type"), path, spec.get("analyzer")) for path, spec in mapped.items()}
+    return vector | text
 
 
 async def _wait_until_queryable(collections: list[AsyncCollection[dict[str, Any]]],
@@ -113,14 +123,14 @@ async def _wait_until_queryable(collections: list[AsyncCollection[dict[str, Any]
             break
         if loop.time() + backoff > deadline:
             names = ", ".join(c.name for c, _ in pending)
-            raise SearchIndexTimeout(f"vector indexes of {names} not queryable after {within} s")
+            raise SearchIndexTimeout(f"search indexes of {names} not queryable after {within} s")
         await asyncio.sleep(backoff)
         backoff = min(backoff * 2, max_backoff)
-    logger.info("vector indexes queryable (%d dimensions)", dimensions)
+    logger.info("search indexes queryable (vector: %d dimensions)", dimensions)
 
 
 async def _queryable(collection: AsyncCollection[dict[str, Any]], kind: Collection,
                      dimensions: int) -> bool:
-    name = vector_index_definition(kind, dimensions).document["name"]
-    index = (await _search_indexes(collection)).get(name)
-    return bool(index and index.get("queryable"))
+    found = await _search_indexes(collection)
+    names = [model.document["name"] for model in _definitions(kind, dimensions)]
+    return all(found.get(name, {}).get("queryable") for name in names)
