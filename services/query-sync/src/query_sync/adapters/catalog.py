@@ -29,7 +29,13 @@ from pymongo.errors import DuplicateKeyError
 
 from query_sync.adapters.indexes import IndexSpec, ensure_indexes
 from query_sync.adapters.versioned import has_version, upsert_if_newer
-from query_sync.catalog_documents import CatalogKind, catalog_document, embedding_hash
+from query_sync.catalog_documents import (
+    CatalogKind,
+    catalog_document,
+    combine_vectors,
+    embedding_hash,
+    embedding_inputs,
+)
 from query_sync.documents import as_utc
 from query_sync.errors import EmbeddingFailed, UnknownEvent
 from query_sync.projection import Outcome
@@ -95,15 +101,15 @@ class CatalogProjector:
             if last_id is not None:
                 query["_id"] = {"$gt": last_id}
             docs = await self._items.find(
-                query, {"version": 1, "embedding_text": 1}
+                query, {"version": 1, "embedding_text": 1, "embedding_head": 1}
             ).sort("_id", 1).limit(self._batch_size).to_list()
             if not docs:
                 return done
-            vectors = await self._embed([d["embedding_text"] for d in docs])
+            vectors = await self._embed_documents([embedding_inputs(d) for d in docs])
             for doc, vector in zip(docs, vectors, strict=True):
                 await self._items.update_one({"_id": doc["_id"], "version": doc["version"]}, {"$set": {
                     "embedding_vector": vector, "embedding_model": model,
-                    "embedding_hash": embedding_hash(doc["embedding_text"], model),
+                    "embedding_hash": embedding_hash(doc["embedding_text"], model, doc.get("embedding_head")),
                 }})
             done, last_id = done + len(docs), docs[-1]["_id"]
 
@@ -137,18 +143,18 @@ class CatalogProjector:
 
     async def _embed_missing(self, events: Sequence[EventEnvelope]) -> dict[str, Vector]:
         """hash -> vector for the upserts that are not stale and whose text is not stored yet."""
-        pending: dict[str, str] = {}  # hash -> text, in first-seen order
+        pending: dict[str, list[str]] = {}  # hash -> texts, in first-seen order
         for event in events:
             if event.event_type is not self.kind.upserted:
                 continue
             document = catalog_document(self.kind, self.kind.parse(event), self._embedder.model_name)
             if await self._needs_vector(event, document["embedding_hash"]):
-                pending.setdefault(document["embedding_hash"], document["embedding_text"])
+                pending.setdefault(document["embedding_hash"], embedding_inputs(document))
         vectors: dict[str, Vector] = {}
         hashes = list(pending)
         for start in range(0, len(hashes), self._batch_size):
             chunk = hashes[start:start + self._batch_size]
-            embedded = await self._embed([pending[h] for h in chunk])
+            embedded = await self._embed_documents([pending[h] for h in chunk])
             vectors.update(zip(chunk, embedded, strict=True))
         return vectors
 
@@ -161,6 +167,17 @@ class CatalogProjector:
         if stored is None:
             return True
         return stored["version"] < event.version and stored.get("embedding_hash") != content_hash
+
+    async def _embed_documents(self, inputs: list[list[str]]) -> list[Vector]:
+        """One vector per document from its texts (catalog_documents.combine_vectors), all the
+        texts of the batch embedded in one call."""
+        vectors = await self._embed([text for texts in inputs for text in texts])
+        combined: list[Vector] = []
+        start = 0
+        for texts in inputs:
+            combined.append(combine_vectors(vectors[start:start + len(texts)]))
+            start += len(texts)
+        return combined
 
     async def _embed(self, texts: list[str]) -> list[Vector]:
         try:
@@ -183,7 +200,7 @@ class CatalogProjector:
         )
         if stored is not None and stored.get("embedding_vector"):
             return list(stored["embedding_vector"])
-        return (await self._embed([document["embedding_text"]]))[0]
+        return (await self._embed_documents([embedding_inputs(document)]))[0]
 
     # -- writes ------------------------------------------------------------------------------
 
