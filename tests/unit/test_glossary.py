@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from techai_shared.retrieval.glossary import Glossary, default_glossary, keyword_query
+from techai_shared.retrieval.glossary import GLOSSARY_FILE, Glossary, default_glossary, keyword_query
 from techai_shared.retrieval.keyword import tokenize
 
 pytestmark = pytest.mark.unit
@@ -61,3 +61,11 @@ def test_the_shipped_glossary_parses_and_bridges_a_korean_question_to_english_to
     assert {"kubernetes", "security", "vulnerability"} <= set(tokenize(expanded))
     english = keyword_query("Was the benchmark leaked?")
     assert {"벤치", "치마", "마크"} <= set(tokenize(english))
+
+
+def test_every_shipped_korean_term_is_hangul_so_it_can_match():
+    for line in GLOSSARY_FILE.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        korean = line.split("\t")[0]
+        assert all("\uac00" <= ch <= "\ud7a3" or ch == " " for ch in korean), line
