@@ -47,6 +47,7 @@ JOB_ROWS = Counter("job_rows_affected_total", "Rows changed by job runs", ["job"
 
 SCHEDULE, MANUAL = "schedule", "manual"
 LEASE_POLL_SECONDS = 1.0
+MANUAL_CLAIM_ATTEMPTS = 1000
 
 
 class JobNotFound(AppError):
@@ -219,9 +220,7 @@ class JobRunner:
             JOB_RUNS.labels(name, MANUAL, "refused").inc()
             raise JobBusy(f"job {name} is running; try again when it has finished")
         try:
-            run = await self.store.claim(name, self._clock(), MANUAL, holder, self._clock())
-            if run is None:  # two manual runs in the same microsecond of one worker
-                raise JobBusy(f"job {name} was started at this very moment; try again")
+            run = await self._claim_manual(name, holder)
         except BaseException:
             await self.store.release_lease(name, holder)
             raise
@@ -236,6 +235,17 @@ class JobRunner:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return run, task
+
+    async def _claim_manual(self, name: str, holder: str) -> JobRun:
+        """A manual run is "scheduled for" the moment it starts; only the unique key needs it to
+        differ from earlier runs (a frozen test clock, two runs in one microsecond)."""
+        now = self._clock()
+        for step in range(MANUAL_CLAIM_ATTEMPTS):
+            run = await self.store.claim(name, now + timedelta(microseconds=step), MANUAL, holder,
+                                         now)
+            if run is not None:
+                return run
+        raise JobBusy(f"job {name} was started at this very moment; try again")
 
     async def run_manual(self, name: str) -> JobRun:
         """A manual run to its end (the CLI's way)."""
