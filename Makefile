@@ -8,6 +8,8 @@
 #   make seed      migrate, then load the sample catalog (infra/seed) idempotently through the command layer
 #   make eval      retrieval quality on infra/seed/queries-dev.jsonl (QUERIES=path for another file)
 #   make clean     remove .run/ (the data and logs of make run)
+#   make jobs      the operations jobs: schedules, next runs, history (RUN=name runs one now)
+#   make rebuild   empty the MongoDB projections and republish everything from the command store
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -29,7 +31,7 @@ space := $(empty) $(empty)
 ROLE ?= USER
 PYTEST_ARGS ?=
 
-.PHONY: help install run test lint token migrate seed eval clean
+.PHONY: help install run test lint token migrate seed eval clean jobs rebuild
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -76,3 +78,11 @@ eval: install ## recall@5/MRR of catalog search on labelled queries (QUERIES=pat
 
 clean: ## remove .run/ (make run's data and logs)
 	rm -rf .run
+
+RUN ?=
+
+jobs: install ## list the jobs and their last runs; RUN=<job> runs one now (MYSQL_URL as for migrate)
+	MYSQL_URL="$${MYSQL_URL:-$(SQLITE_URL)}" $(PY) -m command_api.ops jobs $(if $(RUN),run "$(RUN)",list)
+
+rebuild: install ## empty the MongoDB projections and republish them from the command store
+	MYSQL_URL="$${MYSQL_URL:-$(SQLITE_URL)}" $(PY) -m command_api.ops rebuild-projections --wait 300

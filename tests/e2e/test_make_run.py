@@ -31,7 +31,7 @@ class Launcher:
         self.root = root
         self.ports = {name: free_port() for name in (
             "DEVSTACK_KAFKA_PORT", "DEVSTACK_MONGODB_PORT", "DEVSTACK_REDIS_PORT",
-            "CHATBOT_PORT", "COMMAND_PORT", "SYNC_PORT")}
+            "CHATBOT_PORT", "COMMAND_PORT", "SYNC_PORT", "COMMAND_SCHEDULER_PORT")}
         self.proc: subprocess.Popen[bytes] | None = None
 
     def url(self, var: str) -> str:
@@ -48,7 +48,7 @@ class Launcher:
         wait_until(self._ready, 120, "make run", self.proc, self.root / "launcher.log")
 
     def _ready(self) -> bool:
-        for var in ("CHATBOT_PORT", "COMMAND_PORT", "SYNC_PORT"):
+        for var in ("CHATBOT_PORT", "COMMAND_PORT", "SYNC_PORT", "COMMAND_SCHEDULER_PORT"):
             try:
                 if httpx.get(self.url(var) + "/readyz", timeout=2).status_code != 200:
                     return False
@@ -76,9 +76,9 @@ def launcher(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Launcher]:
         running.stop()
 
 
-def _headers(user: str) -> dict[str, str]:
+def _headers(user: str, role: str = "USER") -> dict[str, str]:
     # make run uses the development secret: the same token `make token` prints.
-    return {"Authorization": f"Bearer {mint_token(user, CommonSettings())}"}
+    return {"Authorization": f"Bearer {mint_token(user, CommonSettings(), role=role)}"}
 
 
 async def _projected(launcher: Launcher, sid: str) -> int:
@@ -143,4 +143,19 @@ async def test_make_run_serves_conversations_and_keeps_them_across_restarts(laun
             return await _projected(launcher, kept_sid) == 4
 
         await eventually(new_exchange_projected, within=15)
+
+        # The scheduler runs beside the APIs; an admin runs a job now and sees it in the history.
+        jobs_url = launcher.url("COMMAND_PORT") + "/api/v1/admin/jobs"
+        admin = _headers("ops-1", role="ADMIN")
+        assert (await client.post(f"{jobs_url}/deactivate-idle-sessions/run",
+                                  headers=_headers(owner))).status_code == 403
+        ran = await client.post(f"{jobs_url}/deactivate-idle-sessions/run", headers=admin)
+        assert ran.status_code == 200, ran.text
+        assert ran.json()["data"]["status"] == "succeeded"
+        listed = (await client.get(jobs_url, headers=admin)).json()["data"]["jobs"]
+        job = next(j for j in listed if j["name"] == "deactivate-idle-sessions")
+        assert job["lastRuns"][0]["runId"] == ran.json()["data"]["runId"]
+        assert job["lastRuns"][0]["trigger"] == "manual" and job["nextFireTime"]
+        assert {j["name"] for j in listed} == {"deactivate-idle-sessions", "expire-sessions",
+                                               "purge-outbox", "reconcile-projections"}
     assert launcher.stop() == 0

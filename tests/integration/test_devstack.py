@@ -50,6 +50,7 @@ def _launcher_env(**overrides: str) -> dict[str, str]:
         DEVSTACK_KAFKA_PORT=str(free_port()), DEVSTACK_MONGODB_PORT=str(free_port()),
         DEVSTACK_REDIS_PORT=str(free_port()), CHATBOT_PORT=str(free_port()),
         COMMAND_PORT=str(free_port()), SYNC_PORT=str(free_port()),
+        COMMAND_SCHEDULER_PORT=str(free_port()),
     )
     env.update(overrides)
     return env

@@ -33,3 +33,46 @@ async def test_migrated_mariadb_matches_schema_module(mysql_database: str) -> No
     finally:
         await engine.dispose()
     assert diffs == []
+
+
+async def test_0004_backfills_message_versions_from_the_outbox(settings) -> None:
+    """Messages written before 0004 get the version of their ConversationMessageCreated event."""
+    import json
+    from datetime import UTC, datetime
+
+    from alembic import command
+    from sqlalchemy import text
+
+    from techai_shared.db.migrate import _config
+
+    engine = make_engine(CommonSettings(mysql_url=settings.mysql_url))
+
+    def _to(connection: Connection, revision: str, down: bool = False) -> None:
+        cfg = _config()
+        cfg.attributes["connection"] = connection
+        (command.downgrade if down else command.upgrade)(cfg, revision)
+
+    now = datetime.now(UTC).replace(tzinfo=None)
+    body = json.dumps({"payload": {"messageId": "m-1"}})
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(_to, "0003", True)
+            await conn.execute(text(
+                "INSERT INTO conversation_sessions (session_id, user_id, title, created_at, "
+                "last_message_at, is_active, message_count, version) "
+                "VALUES ('s-1', 'u', 't', :now, :now, 1, 1, 7)"), {"now": now})
+            await conn.execute(text(
+                "INSERT INTO conversation_messages (message_id, session_id, role, content, "
+                "sequence_number, token_count, created_at) "
+                "VALUES ('m-1', 's-1', 'user', 'hi', 1, 1, :now), "
+                "('m-2', 's-1', 'assistant', 'yo', 2, 1, :now)"), {"now": now})
+            await conn.execute(text(
+                "INSERT INTO outbox_events (event_id, aggregate_type, aggregate_id, event_type, "
+                "version, body, created_at, attempts) VALUES ('e-1', 'conversation', 's-1', "
+                "'ConversationMessageCreated', 5, :body, :now, 0)"), {"body": body, "now": now})
+            await conn.run_sync(_to, "head")
+            rows = (await conn.execute(text(
+                "SELECT message_id, version FROM conversation_messages ORDER BY message_id"))).all()
+    finally:
+        await engine.dispose()
+    assert [tuple(r) for r in rows] == [("m-1", 5), ("m-2", None)]  # m-2 had no outbox row

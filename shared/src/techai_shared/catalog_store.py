@@ -236,6 +236,21 @@ class CatalogStore:
             await add_events(conn, [self._event(outcome, item, after.version)])
         return WriteResult(outcome, item, after.version)
 
+    async def snapshot_events(self, after_id: str, limit: int) -> list[EventEnvelope]:
+        """Items with an id above `after_id` (deleted ones too), in id order, each as a new event at
+        its current version: what rebuilding the projection republishes."""
+        table = self.kind.table
+        async with self._engine.connect() as conn:
+            rows = (await conn.execute(
+                select(table).where(self._id > after_id).order_by(self._id).limit(limit)
+            )).all()
+            await conn.commit()
+        return [
+            self._event(Outcome.DELETED if row.deleted_at else Outcome.UPDATED,
+                        self.kind.payload(row), row.version)
+            for row in rows
+        ]
+
     @staticmethod
     def _outcome(before: Row[Any] | None, after: Row[Any]) -> Outcome:
         if after.deleted_at is not None:

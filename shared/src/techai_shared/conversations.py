@@ -78,6 +78,7 @@ class StoredMessage:
     token_count: int
     sources: list[dict[str, Any]]
     created_at: datetime
+    version: int | None = None  # of its ConversationMessageCreated event; None on pre-0004 rows
 
     def payload(self, user_id: str) -> dict[str, Any]:
         return {
@@ -91,6 +92,14 @@ class StoredMessage:
             "sources": self.sources,
             "createdAt": iso(self.created_at),
         }
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """One bounded batch of a lifecycle job: rows it looked at, and rows it changed."""
+
+    candidates: int
+    changed: int
 
 
 @dataclass(frozen=True)
@@ -130,6 +139,7 @@ def _message(row: Row[Any]) -> StoredMessage:
         token_count=row.token_count,
         sources=list(row.sources or []),
         created_at=row.created_at,
+        version=row.version,
     )
 
 
@@ -195,7 +205,7 @@ class ConversationStore:
             first_version = session.version - 2
             stored = [
                 StoredMessage(new_id(), session.session_id, m.role, m.content, first_seq + i,
-                              m.token_count, m.sources, now)
+                              m.token_count, m.sources, now, first_version + i)
                 for i, m in enumerate((user_message, assistant_message))
             ]
             await conn.execute(
@@ -205,7 +215,7 @@ class ConversationStore:
                         "message_id": m.message_id, "session_id": m.session_id, "role": m.role,
                         "content": m.content, "sequence_number": m.sequence_number,
                         "token_count": m.token_count, "sources": m.sources or None,
-                        "created_at": m.created_at,
+                        "created_at": m.created_at, "version": m.version,
                     }
                     for m in stored
                 ],
@@ -318,3 +328,88 @@ class ConversationStore:
             ).all()
             await conn.commit()
         return [_session(r) for r in rows], int(total)
+
+    # -- lifecycle (the scheduler's jobs) -------------------------------------------------------
+
+    async def deactivate_idle(self, idle_since: datetime, now: datetime, limit: int) -> BatchResult:
+        """One batch: live active sessions without a message since `idle_since` become inactive,
+        each with a ConversationSessionUpdated event."""
+        return await self._lifecycle_batch(
+            [sessions_t.c.is_active.is_(True), sessions_t.c.deleted_at.is_(None),
+             sessions_t.c.last_message_at <= idle_since],
+            {"is_active": False}, EventType.SESSION_UPDATED, now, limit,
+        )
+
+    async def expire_idle(self, idle_since: datetime, now: datetime, limit: int) -> BatchResult:
+        """One batch: live sessions without a message since `idle_since` are soft-deleted and
+        marked expired, each with a ConversationSessionDeleted event (the read model drops them)."""
+        return await self._lifecycle_batch(
+            [sessions_t.c.deleted_at.is_(None), sessions_t.c.last_message_at <= idle_since],
+            {"is_active": False, "deleted_at": now, "expired_at": now},
+            EventType.SESSION_DELETED, now, limit,
+        )
+
+    async def _lifecycle_batch(self, conditions: list[Any], values: dict[str, Any],
+                               event_type: EventType, now: datetime, limit: int) -> BatchResult:
+        # Each row is changed by its own conditional UPDATE that repeats the selection's
+        # conditions: a message committed since the SELECT (it holds the row lock first) makes
+        # the condition false, so a session that just became busy is left alone.
+        async with self._engine.begin() as conn:
+            ids: Sequence[Any] = (await conn.execute(
+                select(sessions_t.c.session_id).where(*conditions)
+                .order_by(sessions_t.c.last_message_at, sessions_t.c.session_id).limit(limit)
+            )).scalars().all()
+            events = []
+            for session_id in ids:
+                written = await conn.execute(
+                    update(sessions_t).where(sessions_t.c.session_id == session_id, *conditions)
+                    .values(version=sessions_t.c.version + 1, **values)
+                )
+                if written.rowcount != 1:
+                    continue
+                row = (await conn.execute(
+                    select(sessions_t).where(sessions_t.c.session_id == session_id))).one()
+                state = _session(row)
+                events.append(_event(event_type, session_id, state.version, state.payload(), now))
+            await add_events(conn, events)
+        if events:
+            self._on_commit()
+        return BatchResult(len(ids), len(events))
+
+    # -- snapshots (reconcile and rebuild republish the command store's state) ------------------
+
+    async def sessions_by_id(self, session_ids: Sequence[str]) -> list[SessionState]:
+        """The sessions with these ids, deleted ones included."""
+        if not session_ids:
+            return []
+        async with self._engine.connect() as conn:
+            rows = (await conn.execute(
+                select(sessions_t).where(sessions_t.c.session_id.in_(list(session_ids)))
+            )).all()
+            await conn.commit()
+        return [_session(r) for r in rows]
+
+    async def session_ids_after(self, after: str, limit: int) -> list[str]:
+        """Every session id (deleted ones included) greater than `after`, in order: for paging."""
+        async with self._engine.connect() as conn:
+            ids: Sequence[Any] = (await conn.execute(
+                select(sessions_t.c.session_id).where(sessions_t.c.session_id > after)
+                .order_by(sessions_t.c.session_id).limit(limit)
+            )).scalars().all()
+            await conn.commit()
+        return list(ids)
+
+
+def session_snapshot(session: SessionState, now: datetime) -> EventEnvelope:
+    """The session's current state as a new event at its current version: Deleted for a deleted
+    session, Updated otherwise. Projecting it is a no-op where the read model is up to date."""
+    event_type = EventType.SESSION_DELETED if session.deleted_at else EventType.SESSION_UPDATED
+    return _event(event_type, session.session_id, session.version, session.payload(), now)
+
+
+def message_snapshot(message: StoredMessage, session: SessionState, now: datetime) -> EventEnvelope:
+    """The message's ConversationMessageCreated again, at its original version (the session's
+    current one for a row that predates migration 0004 and had no outbox row to copy it from)."""
+    version = message.version if message.version is not None else session.version
+    return _event(EventType.MESSAGE_CREATED, session.session_id, version,
+                  message.payload(session.user_id), now)

@@ -43,6 +43,9 @@ class StackSettings(BaseSettings):
     command_port: int = Field(default=8085, ge=1, le=65535, validation_alias="COMMAND_PORT")
     sync_host: str = Field(default="127.0.0.1", validation_alias="SYNC_HOST")
     sync_port: int = Field(default=8086, ge=1, le=65535, validation_alias="SYNC_PORT")
+    scheduler_host: str = Field(default="127.0.0.1", validation_alias="COMMAND_SCHEDULER_HOST")
+    scheduler_port: int = Field(default=8087, ge=1, le=65535,
+                                validation_alias="COMMAND_SCHEDULER_PORT")
 
 
 @dataclass(frozen=True)
@@ -114,11 +117,14 @@ class StackLayout:
 
 
 def services(settings: StackSettings) -> list[ServiceSpec]:
-    """The three services, in the order they are started (and stopped in reverse)."""
+    """The services, in the order they are started (and stopped in reverse); the scheduler is
+    command-api's separate jobs process (python -m command_api.scheduler)."""
     return [
         ServiceSpec("chatbot-api", "chatbot_api", "CHATBOT", settings.chatbot_host, settings.chatbot_port),
         ServiceSpec("command-api", "command_api", "COMMAND", settings.command_host, settings.command_port),
         ServiceSpec("query-sync", "query_sync", "SYNC", settings.sync_host, settings.sync_port),
+        ServiceSpec("scheduler", "command_api.scheduler", "COMMAND_SCHEDULER",
+                    settings.scheduler_host, settings.scheduler_port),
     ]
 
 

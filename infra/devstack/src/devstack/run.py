@@ -1,9 +1,9 @@
 """`make run` (`python -m devstack.run`): the embedded stack and all services on this machine, no Docker.
 
 Order: refuse if a port is taken; start Tansu, SecantusDB and redis-server (each unless the env points
-at a real server); migrate the command store; start chatbot-api, command-api and query-sync and wait
-for their /readyz; print where everything is; then watch. Ctrl-C or SIGTERM stops the services first,
-then the servers; a second Ctrl-C kills them all at once. Logs: .run/logs/<name>.log.
+at a real server); migrate the command store; start chatbot-api, command-api, query-sync and the
+scheduler and wait for their /readyz; print where everything is; then watch. Ctrl-C or SIGTERM stops
+the services first, then the servers; a second Ctrl-C kills them all at once. Logs: .run/logs/<name>.log.
 """
 
 from __future__ import annotations
@@ -61,7 +61,8 @@ _STARTERS: dict[str, Callable[[int, StackLayout], Server]] = {
 _SERVER_NAMES = {"kafka": "Tansu (Kafka)", "mongodb": "SecantusDB (MongoDB)", "redis": "redis-server"}
 _PORT_VARIABLES = {"kafka": "DEVSTACK_KAFKA_PORT", "mongodb": "DEVSTACK_MONGODB_PORT",
                    "redis": "DEVSTACK_REDIS_PORT", "chatbot-api": "CHATBOT_PORT",
-                   "command-api": "COMMAND_PORT", "query-sync": "SYNC_PORT"}
+                   "command-api": "COMMAND_PORT", "query-sync": "SYNC_PORT",
+                   "scheduler": "COMMAND_SCHEDULER_PORT"}
 
 
 class LaunchError(RuntimeError):
@@ -245,7 +246,7 @@ def banner(stack: DevStack, ep: Endpoints) -> str:
 
 
 def _docs(spec: ServiceSpec) -> str:
-    return ", /docs" if spec.name != "query-sync" else ""
+    return ", /docs" if spec.name in ("chatbot-api", "command-api") else ""
 
 
 def install_signal_handlers(stack: DevStack) -> None:

@@ -14,11 +14,12 @@ import contextlib
 import fcntl
 import logging
 from collections.abc import Sequence
+from datetime import datetime
 from typing import IO, Any
 
 from aiokafka import AIOKafkaProducer
 from prometheus_client import Counter, Gauge
-from sqlalchemy import func, insert, select, text, update
+from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from techai_shared.clock import utcnow
@@ -36,6 +37,7 @@ OLDEST_AGE = Gauge("outbox_oldest_unpublished_age_seconds", "Age of the oldest u
 IS_LEADER = Gauge("outbox_relay_leader", "1 while this process holds the relay lock")
 
 LOCK_PREFIX = "techai_outbox_relay"
+BACKLOG_REFRESH_SECONDS = 5.0
 
 
 async def add_events(conn: AsyncConnection, events: Sequence[EventEnvelope]) -> None:
@@ -58,6 +60,50 @@ async def add_events(conn: AsyncConnection, events: Sequence[EventEnvelope]) -> 
             for e in events
         ],
     )
+
+
+async def write_events(engine: AsyncEngine, events: Sequence[EventEnvelope]) -> None:
+    """Insert events into the outbox in a transaction of their own (republished snapshots)."""
+    if events:
+        async with engine.begin() as conn:
+            await add_events(conn, events)
+
+
+async def purge_published(engine: AsyncEngine, published_before: datetime, limit: int) -> int:
+    """Delete up to `limit` rows published before the cutoff, oldest first; returns how many.
+
+    Selecting the ids first keeps it portable (SQLite has no DELETE ... LIMIT) and the delete
+    repeats the condition, so a row is only ever removed once it is published and old enough.
+    """
+    async with engine.begin() as conn:
+        ids: Sequence[Any] = (await conn.execute(
+            select(outbox_events.c.id)
+            .where(outbox_events.c.published_at.is_not(None),
+                   outbox_events.c.published_at < published_before)
+            .order_by(outbox_events.c.id).limit(limit)
+        )).scalars().all()
+        if not ids:
+            return 0
+        deleted = await conn.execute(
+            delete(outbox_events).where(outbox_events.c.id.in_(list(ids)),
+                                        outbox_events.c.published_at < published_before)
+        )
+    return int(deleted.rowcount)
+
+
+async def changed_aggregates(engine: AsyncEngine, aggregate_type: str, since: datetime,
+                             until: datetime, after: str, limit: int) -> list[str]:
+    """Ids of the aggregates with an outbox row created in [since, until), above `after`, in order."""
+    async with engine.connect() as conn:
+        ids: Sequence[Any] = (await conn.execute(
+            select(outbox_events.c.aggregate_id).distinct()
+            .where(outbox_events.c.aggregate_type == aggregate_type,
+                   outbox_events.c.created_at >= since, outbox_events.c.created_at < until,
+                   outbox_events.c.aggregate_id > after)
+            .order_by(outbox_events.c.aggregate_id).limit(limit)
+        )).scalars().all()
+        await conn.commit()
+    return list(ids)
 
 
 class _LeaderLock:
@@ -154,6 +200,7 @@ class OutboxRelay:
         self._max_backoff = max_backoff
         self._stopping = False
         self._task: asyncio.Task[None] | None = None
+        self._backlog_due = 0.0
 
     def wake(self) -> None:
         """Tell the relay that new rows were committed, so it need not wait for the next poll."""
@@ -179,6 +226,7 @@ class OutboxRelay:
             try:
                 leader = await self._lock.hold()
                 IS_LEADER.set(1 if leader else 0)
+                await self._refresh_backlog()
                 published = await self.publish_pending() if leader else 0
                 backoff = 0.2
                 if published:
@@ -192,6 +240,17 @@ class OutboxRelay:
                 backoff = min(backoff * 2, self._max_backoff)
                 continue
             await self._sleep()
+
+    async def _refresh_backlog(self) -> None:
+        """Now and then, the backlog gauges (every relay reports the same, global, figures)."""
+        now = asyncio.get_running_loop().time()
+        if now < self._backlog_due:
+            return
+        self._backlog_due = now + BACKLOG_REFRESH_SECONDS
+        try:
+            await outbox_backlog(self._engine)
+        except Exception:  # a metric must never stop the relay; the publish path reports outages
+            logger.debug("outbox relay: backlog query failed", exc_info=True)
 
     async def _sleep(self) -> None:
         with contextlib.suppress(TimeoutError):

@@ -56,6 +56,8 @@ conversation_messages = Table(
     Column("token_count", Integer, nullable=False),
     Column("sources", JSON, nullable=True),
     Column("created_at", UtcDateTime, nullable=False),
+    # The version of its ConversationMessageCreated event (migration 0004; NULL on older rows).
+    Column("version", Integer, nullable=True),
     UniqueConstraint("session_id", "sequence_number", name="uq_messages_session_seq"),
 )
 
@@ -74,6 +76,7 @@ outbox_events = Table(
     Column("attempts", Integer, nullable=False, default=0),
     Column("last_error", String(500), nullable=True),
     Index("ix_outbox_unpublished", "published_at", "id"),
+    Index("ix_outbox_aggregate_created", "aggregate_type", "created_at"),  # migration 0004
 )
 
 # The catalog (DESIGN.md section 5). Rows are soft-deleted (deleted_at) and never removed, so an id

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from command_api.bootstrap import Container, bootstrap
-from command_api.entrypoints import admin_routes, bookmark_routes
+from command_api.entrypoints import admin_routes, bookmark_routes, job_routes
 from command_api.settings import CommandSettings
 from techai_shared.web import (
     BodySizeLimitMiddleware,
@@ -35,5 +35,6 @@ def create_app(settings: CommandSettings, container: Container | None = None) ->
     install_error_handlers(app)
     install_ops_routes(app, lambda: app.state.container.readiness_checks())
     app.include_router(admin_routes.router)
+    app.include_router(job_routes.router)
     app.include_router(bookmark_routes.router)
     return app

@@ -1,0 +1,124 @@
+"""The ops shell's commands (`python -m command_api.ops ...`, `make jobs`, `make rebuild`).
+
+  jobs list                  every job: schedule, next fire time, running or not, last runs
+  jobs run NAME              run a job now and wait for it (exit 3 if it is running elsewhere)
+  rebuild-projections        empty the MongoDB projections (conversations and catalog) and
+                             republish everything from the command store, with progress; the
+                             outbox relays of the running APIs publish it (--wait watches them)
+
+They work on the command store and MongoDB named by the usual variables (MYSQL_URL, MONGODB_URI...).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+
+from command_api.bootstrap import Operations, operations
+from command_api.service_layer.jobs import JobBusy, JobNotFound
+from command_api.service_layer.schedule import describe_jobs
+from command_api.settings import CommandSettings
+from techai_shared.clock import utcnow
+from techai_shared.db.engine import make_engine
+from techai_shared.db.outbox import outbox_backlog
+from techai_shared.logging import configure_logging
+
+EXIT_FAILED, EXIT_BUSY, EXIT_UNKNOWN = 1, 3, 4
+
+
+def _print(line: str) -> None:
+    print(line, flush=True)
+
+
+async def list_jobs(ops: Operations, settings: CommandSettings) -> int:
+    for job in await describe_jobs(ops.runner, settings.command_scheduler_timezone, utcnow(), 3):
+        state = f"running on {job['runningOn']}" if job["running"] else "idle"
+        _print(f"{job['name']:<26} {job['schedule']:<14} next {job['nextFireTime']}  {state}")
+        _print(f"    {job['description']}")
+        for run in job["lastRuns"]:
+            _print(f"    run {run['runId']:>5} {run['trigger']:<8} {run['status']:<9} "
+                   f"started {run['startedAt']} rows {run['rowsAffected']}"
+                   + (f" error {run['error']}" if run["error"] else ""))
+    return 0
+
+
+async def run_job(ops: Operations, name: str) -> int:
+    try:
+        _print(f"running {name} ...")
+        run = await ops.runner.run_manual(name)
+    except JobNotFound as exc:
+        _print(exc.message)
+        return EXIT_UNKNOWN
+    except JobBusy as exc:
+        _print(exc.message)
+        return EXIT_BUSY
+    _print(f"run {run.run_id}: {run.status}, {run.rows_affected} rows"
+           + (f", error: {run.error}" if run.error else ""))
+    return 0 if run.status == "succeeded" else EXIT_FAILED
+
+
+async def rebuild(ops: Operations, settings: CommandSettings, wait: float) -> int:
+    counts = await ops.republisher.rebuild(settings.command_job_batch_size, _print)
+    _print(f"republished {counts.sessions} sessions, {counts.messages} messages, "
+           + ", ".join(f"{n} {kind}" for kind, n in counts.catalog.items()))
+    if wait <= 0:
+        _print("the outbox relays of the running APIs publish them; query-sync projects them")
+        return 0
+    return await _watch_outbox(ops, wait)
+
+
+async def _watch_outbox(ops: Operations, wait: float) -> int:
+    engine = ops.republisher.engine
+    deadline = asyncio.get_running_loop().time() + wait
+    while True:
+        backlog, age = await outbox_backlog(engine)
+        _print(f"outbox: {backlog} events not yet published (oldest {age:.1f}s)")
+        if backlog == 0:
+            return 0
+        if asyncio.get_running_loop().time() > deadline:
+            _print("the outbox is not drained yet: is an API (its outbox relay) running?")
+            return EXIT_FAILED
+        await asyncio.sleep(2)
+
+
+async def execute(args: argparse.Namespace, settings: CommandSettings) -> int:
+    engine = make_engine(settings)
+    ops = operations(settings, engine)
+    try:
+        if args.command == "jobs" and args.action == "list":
+            return await list_jobs(ops, settings)
+        if args.command == "jobs":
+            return await run_job(ops, args.name)
+        return await rebuild(ops, settings, args.wait)
+    finally:
+        await ops.close()
+        await engine.dispose()
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog="python -m command_api.ops",
+                                   description="operations: jobs and projection rebuilds")
+    commands = root.add_subparsers(dest="command", required=True)
+    jobs = commands.add_parser("jobs", help="list the jobs or run one now")
+    actions = jobs.add_subparsers(dest="action", required=True)
+    actions.add_parser("list", help="schedules, next fire times, last runs")
+    run = actions.add_parser("run", help="run a job now and wait for it")
+    run.add_argument("name")
+    rebuild_cmd = commands.add_parser("rebuild-projections",
+                                      help="empty the MongoDB projections and republish everything")
+    rebuild_cmd.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+                             help="then watch the outbox drain for up to SECONDS")
+    return root
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    settings = CommandSettings()
+    configure_logging(settings.log_level, settings.log_json)
+    return asyncio.run(execute(args, settings))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
