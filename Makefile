@@ -8,6 +8,9 @@
 #   make seed      migrate, then load the sample catalog (infra/seed) idempotently through the command layer
 #   make eval      retrieval quality on infra/seed/queries-dev.jsonl (QUERIES=path for another file)
 #   make clean     remove .run/ (the data and logs of make run)
+#   make up        docker compose: build the images, start the whole stack (needs Docker and .env)
+#   make down      docker compose: stop and remove the containers (volumes are kept)
+#   make logs      docker compose: follow the logs (SERVICES="chatbot-api query-sync" to narrow)
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -29,7 +32,7 @@ space := $(empty) $(empty)
 ROLE ?= USER
 PYTEST_ARGS ?=
 
-.PHONY: help install run test lint token migrate seed eval clean
+.PHONY: help install run test lint token migrate seed eval clean up down logs
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -76,3 +79,16 @@ eval: install ## recall@5/MRR of catalog search on labelled queries (QUERIES=pat
 
 clean: ## remove .run/ (make run's data and logs)
 	rm -rf .run
+
+COMPOSE ?= docker compose
+SERVICES ?=
+
+up: ## build the images and start the docker compose stack (Docker, and a .env from .env.example)
+	@test -f .env || { echo "no .env: cp .env.example .env and fill in the secrets" >&2; exit 2; }
+	$(COMPOSE) up --build --detach --wait
+
+down: ## stop the docker compose stack (the named volumes keep the data; add -v by hand to drop them)
+	$(COMPOSE) down
+
+logs: ## follow the docker compose logs (SERVICES="chatbot-api query-sync" for some)
+	$(COMPOSE) logs --follow --tail=200 $(SERVICES)
