@@ -14,6 +14,7 @@ store on purpose (Kafka outage, consumer restarts) keep their own Tansu/Secantus
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from dataclasses import dataclass, field
@@ -179,7 +180,6 @@ class ContainerStack:
     def stop(self) -> None:
         while self._started:
             container = self._started.pop()
-            try:
+            # the Ryuk reaper removes whatever is left when the session ends
+            with contextlib.suppress(Exception):
                 container.stop()
-            except Exception:  # the Ryuk reaper removes what is left when the session ends
-                pass
