@@ -10,6 +10,9 @@
 #   make clean     remove .run/ (the data and logs of make run)
 #   make jobs      the operations jobs: schedules, next runs, history (RUN=name runs one now)
 #   make rebuild   empty the MongoDB projections and republish everything from the command store
+#   make up        docker compose: build the images, start the whole stack (needs Docker and .env)
+#   make down      docker compose: stop and remove the containers (volumes are kept)
+#   make logs      docker compose: follow the logs (SERVICES="chatbot-api query-sync" to narrow)
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -31,7 +34,7 @@ space := $(empty) $(empty)
 ROLE ?= USER
 PYTEST_ARGS ?=
 
-.PHONY: help install run test lint token migrate seed eval clean jobs rebuild
+.PHONY: help install run test lint token migrate seed eval clean jobs rebuild up down logs
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -86,3 +89,16 @@ jobs: install ## list the jobs and their last runs; RUN=<job> runs one now (MYSQ
 
 rebuild: install ## empty the MongoDB projections and republish them from the command store
 	MYSQL_URL="$${MYSQL_URL:-$(SQLITE_URL)}" $(PY) -m command_api.ops rebuild-projections --wait 300
+
+COMPOSE ?= docker compose
+SERVICES ?=
+
+up: ## build the images and start the docker compose stack (Docker, and a .env from .env.example)
+	@test -f .env || { echo "no .env: cp .env.example .env and fill in the secrets" >&2; exit 2; }
+	$(COMPOSE) up --build --detach --wait
+
+down: ## stop the docker compose stack (the named volumes keep the data; add -v by hand to drop them)
+	$(COMPOSE) down
+
+logs: ## follow the docker compose logs (SERVICES="chatbot-api query-sync" for some)
+	$(COMPOSE) logs --follow --tail=200 $(SERVICES)

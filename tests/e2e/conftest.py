@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from devstack.servers import Server
 
-from tests.conftest import REDIS_URL, fresh_database
+from tests.conftest import fresh_database
 from tests.e2e.stack import Stack, make_stack
 from tests.support.fake_llm import FakeLlm
 
@@ -21,14 +21,15 @@ def llm() -> Iterator[FakeLlm]:
 
 
 @pytest.fixture(scope="module")
-async def e2e_database() -> AsyncIterator[str]:
-    async with fresh_database() as url:
+async def e2e_database(mysql_server_url: str) -> AsyncIterator[str]:
+    async with fresh_database(mysql_server_url) as url:
         yield url
 
 
 @pytest.fixture(scope="module")
-def stack(workdir: Path, e2e_database: str, mongo_server: Server, llm: FakeLlm) -> Iterator[Stack]:
-    running = make_stack(workdir, e2e_database, mongo_server.url, REDIS_URL, llm.base_url)
+def stack(workdir: Path, e2e_database: str, mongo_server: Server, redis_url: str,
+          llm: FakeLlm) -> Iterator[Stack]:
+    running = make_stack(workdir, e2e_database, mongo_server.url, redis_url, llm.base_url)
     try:
         running.start()
     except Exception:

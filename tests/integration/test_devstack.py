@@ -22,7 +22,7 @@ from devstack.processes import child_pids, start_service
 from devstack.run import DevStack, LaunchError
 from devstack.servers import Server, ServerError, free_port
 
-from tests.conftest import REDIS_URL, eventually, unique
+from tests.conftest import eventually, unique
 
 pytestmark = pytest.mark.integration
 
@@ -145,7 +145,7 @@ async def test_launcher_passes_real_stores_through_and_stops_on_sigint(
     command_port = free_port()
     env = _launcher_env(
         MYSQL_URL=settings.mysql_url, KAFKA_BOOTSTRAP_SERVERS=kafka_server.url,
-        MONGODB_URI=mongo_server.url, REDIS_URL=REDIS_URL, COMMAND_PORT=str(command_port),
+        MONGODB_URI=mongo_server.url, REDIS_URL=settings.redis_url, COMMAND_PORT=str(command_port),
         KAFKA_TOPIC_PREFIX=unique("t"), DEVSTACK_SERVICES="command-api",
     )
     launcher = _launch(tmp_path, env)
@@ -166,7 +166,7 @@ async def test_launcher_passes_real_stores_through_and_stops_on_sigint(
         assert service_env["MYSQL_URL"] == settings.mysql_url
         assert service_env["KAFKA_BOOTSTRAP_SERVERS"] == kafka_server.url
         assert service_env["MONGODB_URI"] == mongo_server.url
-        assert service_env["REDIS_URL"] == REDIS_URL
+        assert service_env["REDIS_URL"] == settings.redis_url
         assert service_env["MONGODB_DATABASE"] == "techai"
         assert service_env["ENVIRONMENT"] == "development"
         assert "JWT_SECRET" not in service_env

@@ -10,13 +10,12 @@ from redis.asyncio import Redis
 
 from chatbot_api.adapters.rate_limit import RedisRateLimiter
 from techai_shared.errors import RateLimited
-from tests.conftest import REDIS_URL
 
 pytestmark = pytest.mark.integration
 
 
-async def test_concurrent_hits_never_exceed_the_limit():
-    redis = Redis.from_url(REDIS_URL)
+async def test_concurrent_hits_never_exceed_the_limit(redis_url):
+    redis = Redis.from_url(redis_url)
     limiter = RedisRateLimiter(redis, limit=5, prefix=f"test:{uuid.uuid4().hex}")
     results = await asyncio.gather(*(limiter.hit("u1") for _ in range(12)), return_exceptions=True)
     allowed = [r for r in results if not isinstance(r, Exception)]
