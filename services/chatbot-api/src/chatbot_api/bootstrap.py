@@ -16,7 +16,7 @@ from chatbot_api.adapters.read_model import MongoReadModel
 from chatbot_api.adapters.response_cache import ResponseCache
 from chatbot_api.service_layer.chat import ChatService, load_prompt
 from chatbot_api.service_layer.history import ConversationReader
-from chatbot_api.service_layer.retrieval import CatalogFinder
+from chatbot_api.service_layer.retrieval import CatalogFinder, MemoEmbedder
 from chatbot_api.service_layer.titles import TitleWriter
 from chatbot_api.settings import ChatbotSettings
 from techai_shared.cache import make_redis
@@ -71,6 +71,7 @@ def build_chat(settings: ChatbotSettings, store: ConversationStore, reader: Conv
                embedder: Embedder, clock: Clock) -> ChatService:
     """The chat use case over its adapters (also used by devstack's evaluate_chat)."""
     db = mongo[settings.mongodb_database]
+    embedder = MemoEmbedder(embedder)
     return ChatService(
         settings=settings,
         store=store,
@@ -80,7 +81,8 @@ def build_chat(settings: ChatbotSettings, store: ConversationStore, reader: Conv
         tokens=TokenCounter(),
         clock=clock,
         finder=CatalogFinder(CatalogRetriever(db, embedder), CatalogLookup(db), embedder),
-        cache=ResponseCache(redis, db, settings.chatbot_cache_ttl_seconds),
+        cache=ResponseCache(redis, db, settings.chatbot_cache_ttl_seconds,
+                            settings.chatbot_cache_prefix),
         titles=(TitleWriter(model, store, load_prompt("title", settings.chatbot_title_prompt_version))
                 if settings.chatbot_generate_titles else None),
     )

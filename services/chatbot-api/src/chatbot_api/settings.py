@@ -21,6 +21,7 @@ class ChatbotSettings(CommonSettings):
     chatbot_prompt_token_budget: int = Field(default=4000, ge=1)
     # The response cache (first-turn questions only); 0 turns it off.
     chatbot_cache_ttl_seconds: int = Field(default=3600, ge=0)
+    chatbot_cache_prefix: str = "chatcache"
     # Generate a short session title with the model after the first exchange.
     chatbot_generate_titles: bool = True
 

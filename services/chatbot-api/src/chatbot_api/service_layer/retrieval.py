@@ -10,6 +10,7 @@ the request: it is logged and counted, and the answer goes on without the catalo
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -49,6 +50,34 @@ class Found:
     hits: list[SearchHit]
     failed: bool = False
     how: str = "search"  # explicit | follow-up | follow-up-search | search | none
+
+
+class MemoEmbedder:
+    """An Embedder that remembers the vectors of the latest queries: the finder and the retriever
+    both need the question's vector, and one embedding per question is enough."""
+
+    def __init__(self, inner: Embedder, size: int = 256) -> None:
+        self._inner = inner
+        self.model_name = inner.model_name
+        self.dimensions = inner.dimensions
+        self._size = size
+        self._vectors: OrderedDict[str, list[float]] = OrderedDict()
+
+    async def embed_passages(self, texts: Sequence[str]) -> list[list[float]]:
+        return await self._inner.embed_passages(texts)
+
+    async def embed_query(self, text: str) -> list[float]:
+        if text in self._vectors:
+            self._vectors.move_to_end(text)
+            return self._vectors[text]
+        vector = await self._inner.embed_query(text)
+        self._vectors[text] = vector
+        if len(self._vectors) > self._size:
+            self._vectors.popitem(last=False)
+        return vector
+
+    async def warm_up(self) -> None:
+        await self._inner.warm_up()
 
 
 class Lookup(Protocol):
