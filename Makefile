@@ -7,6 +7,7 @@
 #   make migrate   the command store to the newest schema (MYSQL_URL, default the make-run SQLite file)
 #   make seed      migrate, then load the sample catalog (infra/seed) idempotently through the command layer
 #   make eval      retrieval quality on infra/seed/queries-dev.jsonl (QUERIES=path for another file)
+#   make eval-chat the whole answering pipeline (retrieval-only) on the same queries: cited items, leaks
 #   make clean     remove .run/ (the data and logs of make run)
 
 SHELL := /bin/bash
@@ -29,7 +30,7 @@ space := $(empty) $(empty)
 ROLE ?= USER
 PYTEST_ARGS ?=
 
-.PHONY: help install run test lint token migrate seed eval clean
+.PHONY: help install run test lint token migrate seed eval eval-chat clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -73,6 +74,9 @@ QUERIES ?= infra/seed/queries-dev.jsonl
 
 eval: install ## recall@5/MRR of catalog search on labelled queries (QUERIES=path), temporary SecantusDB
 	$(PY) -m devstack.evaluate --queries "$(QUERIES)" --seed-dir infra/seed
+
+eval-chat: install ## share of queries whose expected items are cited, per kind, and leaks (QUERIES=path)
+	$(PY) -m devstack.evaluate_chat --queries "$(QUERIES)" --seed-dir infra/seed
 
 clean: ## remove .run/ (make run's data and logs)
 	rm -rf .run

@@ -15,8 +15,8 @@ import pytest
 import uvicorn
 from devstack.servers import free_port, start_redis
 
-from chatbot_api.entrypoints.app import create_app
 from chatbot_api.bootstrap import bootstrap
+from chatbot_api.entrypoints.app import create_app
 from chatbot_api.settings import ChatbotSettings
 from techai_shared.settings import CommonSettings
 from tests.conftest import eventually

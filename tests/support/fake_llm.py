@@ -7,9 +7,9 @@ It runs uvicorn in a thread so that both in-process apps and child processes can
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
-import json
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
