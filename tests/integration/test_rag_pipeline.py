@@ -37,14 +37,16 @@ def model_cfg(settings: CommonSettings, llm: FakeLlm):
 
 
 def _context(prompt: list[dict[str, str]]) -> str:
-    blocks = [m["content"] for m in prompt if m["role"] == "system" and "<reference_data>" in m["content"]]
+    blocks = [m["content"] for m in prompt
+              if m["role"] == "system" and "<reference_data>" in m["content"]]
     return blocks[0] if blocks else ""
 
 
 async def test_catalog_question_sends_numbered_context_and_cites_it(model_cfg, settings, llm):
     async with chat_client(model_cfg) as (api, _):
         before = len(llm.requests)
-        r = await api.post("/api/v1/chatbot", json={"message": "다음 달에 열리는 대학생 대상 AI 해커톤 있어?"},
+        r = await api.post("/api/v1/chatbot",
+                           json={"message": "다음 달에 열리는 대학생 대상 AI 해커톤 있어?"},
                            headers=auth(settings, "1001"))
     assert r.status_code == 200, r.text
     data = r.json()["data"]
@@ -68,8 +70,9 @@ async def test_catalog_question_sends_numbered_context_and_cites_it(model_cfg, s
 async def test_follow_up_is_answered_from_the_same_contest(model_cfg, settings, llm):
     h = auth(settings, "1001")
     async with chat_client(model_cfg) as (api, _):
-        first = (await api.post("/api/v1/chatbot", json={"message": "노인분들 쓰기 편한 앱 아이디어 공모전 있어?"},
-                                headers=h)).json()["data"]
+        first = (await api.post("/api/v1/chatbot", headers=h,
+                                json={"message": "노인분들 쓰기 편한 앱 아이디어 공모전 있어?"})
+                 ).json()["data"]
         top = first["sources"][0]
         assert top["documentId"] == "c-0027", first["sources"]
         before = len(llm.requests)
@@ -119,7 +122,8 @@ async def test_greetings_make_no_embedding_call_and_no_search(model_cfg, setting
 async def test_other_users_bookmarks_never_reach_1001_across_cache_hits(model_cfg, settings, llm):
     cfg = model_cfg
     questions = ["CTF 팀원 모집 관련 메모 보여줘", "내 북마크 중에 팀원 더 구해야 하는 대회",
-                 "Show my bookmarks about the VPN vulnerability", "작년 CTF 라이트업이랑 비교하려고 적어둔 북마크"]
+                 "Show my bookmarks about the VPN vulnerability",
+                 "작년 CTF 라이트업이랑 비교하려고 적어둔 북마크"]
     options = {"includeContests": True, "includeNews": True, "includeBookmarks": True,
                "minSimilarityScore": 0.0, "maxResults": 10}
     redis = Redis.from_url(REDIS_URL)
@@ -134,7 +138,8 @@ async def test_other_users_bookmarks_never_reach_1001_across_cache_hits(model_cf
                     answers.append(r.json()["data"])
             assert len(llm.requests) - start == len(questions)  # round two: cache hits
             prompts = json.dumps(llm.requests[start:], ensure_ascii=False)
-            cached = [await redis.get(k) async for k in redis.scan_iter(f"{cfg.chatbot_cache_prefix}:*")]
+            keys = [k async for k in redis.scan_iter(f"{cfg.chatbot_cache_prefix}:*")]
+            cached = [await redis.get(k) for k in keys]
             everything = prompts + json.dumps(answers, ensure_ascii=False) + "".join(
                 c.decode() for c in cached if c)
             assert len(cached) == len(questions)

@@ -45,13 +45,16 @@ async def served(cfg: ChatbotSettings) -> AsyncIterator[str]:
     server = uvicorn.Server(uvicorn.Config(create_app(cfg, container), host="127.0.0.1", port=port,
                                            log_level="warning"))
     task = asyncio.create_task(server.serve())
-    while not server.started:
-        await asyncio.sleep(0.05)
+    await eventually(lambda: _started(server), within=10, interval=0.05)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
         await task
+
+
+async def _started(server: uvicorn.Server) -> bool:
+    return server.started
 
 
 def parse_sse(text: str) -> list[tuple[str, dict[str, Any]]]:

@@ -13,39 +13,48 @@ from techai_shared.retrieval.model import Collection, SearchHit
 DEFAULT = RouteOptions()
 
 
-@pytest.mark.parametrize("text", ["안녕! 넌 어떤 걸 도와줄 수 있어?", "Hey, good morning!", "고마워, 오늘 덕분에 살았다 ㅎㅎ",
-                                  "Can you tell me a quick joke about programmers?", "thanks!", "안녕하세요"])
+@pytest.mark.parametrize("text", [
+    "안녕! 넌 어떤 걸 도와줄 수 있어?", "Hey, good morning!", "고마워, 오늘 덕분에 살았다 ㅎㅎ",
+    "Can you tell me a quick joke about programmers?", "thanks!", "안녕하세요",
+])
 def test_small_talk_needs_no_retrieval(text):
     assert route(text, DEFAULT).kind is RouteKind.SMALL_TALK
 
 
-@pytest.mark.parametrize("text", ["안녕, 이번 주 해커톤 있어?", "Hi, any hackathons next month?",
-                                  "요즘 AI 뉴스 뭐 있어?", "What's the latest Kafka news?", "쿠버네티스 관련 자료"])
+@pytest.mark.parametrize("text", [
+    "안녕, 이번 주 해커톤 있어?", "Hi, any hackathons next month?",
+    "요즘 AI 뉴스 뭐 있어?", "What's the latest Kafka news?", "쿠버네티스 관련 자료",
+])
 def test_catalog_questions_retrieve(text):
     r = route(text, DEFAULT)
     assert r.kind is RouteKind.CATALOG and r.collections == (Collection.CONTESTS, Collection.NEWS)
 
 
-@pytest.mark.parametrize("text", ["내 북마크 중에 팀원 구하는 대회", "Show my bookmarks about VPN", "저장해 둔 기사 뭐였지?"])
+@pytest.mark.parametrize("text", [
+    "내 북마크 중에 팀원 구하는 대회", "Show my bookmarks about VPN", "저장해 둔 기사 뭐였지?",
+])
 def test_bookmarks_when_clearly_asked_even_if_not_enabled(text):
     assert Collection.BOOKMARKS in route(text, DEFAULT).collections
 
 
 def test_options_decide_the_collections():
-    r = route("AI 해커톤 있어?", RouteOptions(include_contests=True, include_news=False, include_bookmarks=True))
+    options = RouteOptions(include_contests=True, include_news=False, include_bookmarks=True)
+    r = route("AI 해커톤 있어?", options)
     assert r.collections == (Collection.CONTESTS, Collection.BOOKMARKS) and r.bookmarks_involved
 
 
-@pytest.mark.parametrize(("text", "ordinal"), [("그거 신청 마감은 언제야?", None), ("상금은?", None),
-                                               ("tell me more about the second one", 2), ("두 번째 거 자세히", 2),
-                                               ("When is its deadline?", None)])
+@pytest.mark.parametrize(("text", "ordinal"), [
+    ("그거 신청 마감은 언제야?", None), ("상금은?", None), ("tell me more about the second one", 2),
+    ("두 번째 거 자세히", 2), ("When is its deadline?", None),
+])
 def test_follow_ups_refer_back_only_when_there_is_a_previous_turn(text, ordinal):
     assert route(text, DEFAULT, has_previous=True).follow_up
     assert route(text, DEFAULT, has_previous=True).ordinal == ordinal
     assert not route(text, DEFAULT, has_previous=False).follow_up
 
 
-@pytest.mark.parametrize("text", ["새 질문: 그거 말고 보안 대회 있어?", "Different topic: any CTF this month?"])
+@pytest.mark.parametrize("text", ["새 질문: 그거 말고 보안 대회 있어?",
+                                  "Different topic: any CTF this month?"])
 def test_reset_phrases_start_fresh(text):
     r = route(text, DEFAULT, has_previous=True)
     assert r.reset and not r.follow_up
