@@ -12,12 +12,12 @@ SNIPPET_CHARS = 160
 
 def retrieval_only_answer(hits: Sequence[SearchHit], korean: bool) -> str:
     """The top sources as a numbered list (title, status, dates, snippet, URL) in the user's language."""
+    head = ("언어 모델이 설정되어 있지 않아 카탈로그 검색 결과로 답변드립니다." if korean
+            else "No language model is configured, so this answer comes from the catalog search.")
     if not hits:
-        return ("관련된 대회, 뉴스나 북마크를 찾지 못했습니다. 다른 표현으로 다시 물어봐 주세요."
-                if korean else
-                "I found no related contests, news or bookmarks. Try asking in other words.")
-    head = ("언어 모델 없이 카탈로그 검색 결과로 답변드립니다. 관련 항목:" if korean
-            else "Answering from the catalog search (no language model is configured). Related items:")
+        return head + (" 관련된 대회, 뉴스나 북마크를 찾지 못했습니다. 다른 표현으로 물어봐 주세요." if korean
+                       else " I found no related contests, news or bookmarks; try other words.")
+    head += " 관련 항목:" if korean else " Related items:"
     return "\n\n".join([head, *(_item(i, hit, korean) for i, hit in enumerate(hits, 1))])
 
 
