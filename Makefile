@@ -6,7 +6,8 @@
 #   make token USER=1001 [ROLE=ADMIN]   a development JWT, printed as the last line
 #   make migrate   the command store to the newest schema (MYSQL_URL, default the make-run SQLite file)
 #   make seed      migrate, then load the sample catalog (infra/seed) idempotently through the command layer
-#   make eval      retrieval quality on infra/seed/queries-dev.jsonl (QUERIES=path for another file)
+#   make eval      answer citations and retrieval quality on infra/seed/queries-dev.jsonl (QUERIES=path)
+#   make eval-chat the whole answering pipeline (retrieval-only) on the same queries: cited items, leaks
 #   make clean     remove .run/ (the data and logs of make run)
 #   make jobs      the operations jobs: schedules, next runs, history (RUN=name runs one now)
 #   make rebuild   empty the MongoDB projections and republish everything from the command store
@@ -34,7 +35,7 @@ space := $(empty) $(empty)
 ROLE ?= USER
 PYTEST_ARGS ?=
 
-.PHONY: help install run test lint token migrate seed eval clean jobs rebuild up down logs
+.PHONY: help install run test lint token migrate seed eval eval-chat eval-search clean jobs rebuild up down logs
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -76,8 +77,15 @@ seed: install ## load the sample catalog into the command store (idempotent; MYS
 
 QUERIES ?= infra/seed/queries-dev.jsonl
 
-eval: install ## recall@5/MRR of catalog search on labelled queries (QUERIES=path), temporary SecantusDB
+# make eval prints the answering pipeline's figures, then the search's; its last line stays
+# `recall@5=<x> mrr=<y> leaks=<n>` for scripts.
+eval: eval-chat eval-search ## both evaluations below on labelled queries (QUERIES=path)
+
+eval-search: install ## recall@5/MRR of catalog search (QUERIES=path), temporary SecantusDB
 	$(PY) -m devstack.evaluate --queries "$(QUERIES)" --seed-dir infra/seed
+
+eval-chat: install ## share of queries whose expected items the answers cite, per kind, and leaks
+	$(PY) -m devstack.evaluate_chat --queries "$(QUERIES)" --seed-dir infra/seed
 
 clean: ## remove .run/ (make run's data and logs)
 	rm -rf .run

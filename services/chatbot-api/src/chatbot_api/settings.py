@@ -13,8 +13,17 @@ class ChatbotSettings(CommonSettings):
     chatbot_max_body_bytes: int = 64 * 1024
     chatbot_history_token_window: int = Field(default=2000, ge=0)
     chatbot_history_max_messages: int = Field(default=100, ge=0)
-    chatbot_rate_limit_per_minute: int = Field(default=30, ge=0)  # 0 turns the limit off
-    chatbot_system_prompt_version: str = "v1"
+    chatbot_rate_limit_per_minute: int = Field(default=10, ge=0)  # 0 turns the limit off
+    chatbot_system_prompt_version: str = "v2"  # prompts/system_<v>.txt, context_<v>.txt, ...
+    chatbot_title_prompt_version: str = "v1"
+    # Token budgets (o200k_base): retrieved context, and the whole prompt (history trimmed first).
+    chatbot_context_token_budget: int = Field(default=3000, ge=0)
+    chatbot_prompt_token_budget: int = Field(default=4000, ge=1)
+    # The response cache (first-turn questions only); 0 turns it off.
+    chatbot_cache_ttl_seconds: int = Field(default=3600, ge=0)
+    chatbot_cache_prefix: str = "chatcache"
+    # Generate a short session title with the model after the first exchange.
+    chatbot_generate_titles: bool = True
 
     openai_api_key: str | None = None
     openai_base_url: str | None = None

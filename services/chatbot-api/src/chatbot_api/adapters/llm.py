@@ -9,8 +9,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import openai
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -24,10 +26,12 @@ from techai_shared.errors import LlmTimeout, LlmUnavailable
 logger = logging.getLogger(__name__)
 
 MODEL_LATENCY = Histogram(
-    "llm_request_duration_seconds", "Model call latency by outcome", ["outcome"],
+    "chatbot_model_latency_seconds", "Model call latency (whole answer) by outcome", ["outcome"],
     buckets=(0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64),
 )
-MODEL_TOKENS = Counter("llm_tokens_total", "Tokens sent to and received from the model", ["kind"])
+MODEL_TOKENS = Counter("chatbot_model_tokens_total", "Tokens the model provider reported", ["kind"])
+
+OnDelta = Callable[[str], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -43,15 +47,28 @@ class ChatModel(Protocol):
     @property
     def configured(self) -> bool: ...
 
+    @property
+    def name(self) -> str:
+        """The model and the parameters that change its answers (part of the cache key)."""
+        ...
+
     async def complete(self, turns: list[ChatTurn]) -> ModelReply: ...
+
+    async def stream(self, turns: list[ChatTurn], on_delta: OnDelta) -> ModelReply:
+        """Like complete(), handing each piece of text to `on_delta` as it arrives."""
+        ...
 
 
 class UnconfiguredModel:
     """Stands in when no provider is configured; the service answers without a model."""
 
     configured = False
+    name = "none"
 
     async def complete(self, turns: list[ChatTurn]) -> ModelReply:
+        raise LlmUnavailable("no language model is configured")
+
+    async def stream(self, turns: list[ChatTurn], on_delta: OnDelta) -> ModelReply:
         raise LlmUnavailable("no language model is configured")
 
 
@@ -69,6 +86,8 @@ class OpenAIChatModel:
 
     def __init__(self, settings: ChatbotSettings) -> None:
         self._total_timeout = settings.openai_total_timeout_seconds
+        self.name = (f"{settings.openai_model}|t={settings.openai_temperature}"
+                     f"|max={settings.openai_max_output_tokens}")
         self._llm = ChatOpenAI(
             model=settings.openai_model,
             api_key=settings.openai_api_key,
@@ -77,14 +96,34 @@ class OpenAIChatModel:
             max_retries=settings.openai_max_retries,
             temperature=settings.openai_temperature,
             max_completion_tokens=settings.openai_max_output_tokens,
+            stream_usage=True,  # the last streamed chunk carries the provider's token counts
         )
 
     async def complete(self, turns: list[ChatTurn]) -> ModelReply:
+        async with self._call():
+            message = await self._llm.ainvoke(_messages(turns))
+        return _reply(str(message.content), getattr(message, "usage_metadata", None))
+
+    async def stream(self, turns: list[ChatTurn], on_delta: OnDelta) -> ModelReply:
+        parts: list[str] = []
+        usage: dict[str, Any] | None = None
+        async with self._call():
+            async for chunk in self._llm.astream(_messages(turns)):
+                text = chunk.content if isinstance(chunk.content, str) else ""
+                if text:
+                    parts.append(text)
+                    await on_delta(text)
+                usage = getattr(chunk, "usage_metadata", None) or usage
+        return _reply("".join(parts), usage)
+
+    @asynccontextmanager
+    async def _call(self) -> AsyncIterator[None]:
+        """The overall deadline, the error mapping and the latency metric of one model call."""
         started = time.perf_counter()
         outcome = "error"
         try:
             async with asyncio.timeout(self._total_timeout):
-                message = await self._llm.ainvoke([_LC_TYPES[t.role](content=t.content) for t in turns])
+                yield
             outcome = "ok"
         except (TimeoutError, openai.APITimeoutError) as exc:
             outcome = "timeout"
@@ -95,15 +134,19 @@ class OpenAIChatModel:
             raise LlmUnavailable("the language model is unavailable") from exc
         finally:
             MODEL_LATENCY.labels(outcome).observe(time.perf_counter() - started)
-        usage = getattr(message, "usage_metadata", None) or {}
-        reply = ModelReply(
-            text=str(message.content),
-            input_tokens=usage.get("input_tokens"),
-            output_tokens=usage.get("output_tokens"),
-        )
-        MODEL_TOKENS.labels("input").inc(reply.input_tokens or 0)
-        MODEL_TOKENS.labels("output").inc(reply.output_tokens or 0)
-        return reply
+
+
+def _messages(turns: list[ChatTurn]) -> list[BaseMessage]:
+    return [_LC_TYPES[t.role](content=t.content) for t in turns]
+
+
+def _reply(text: str, usage: Any) -> ModelReply:
+    usage = usage or {}
+    reply = ModelReply(text=text, input_tokens=usage.get("input_tokens"),
+                       output_tokens=usage.get("output_tokens"))
+    MODEL_TOKENS.labels("prompt").inc(reply.input_tokens or 0)
+    MODEL_TOKENS.labels("completion").inc(reply.output_tokens or 0)
+    return reply
 
 
 def make_model(settings: ChatbotSettings) -> ChatModel:

@@ -14,8 +14,8 @@ from techai_shared.errors import RateLimited
 
 logger = logging.getLogger(__name__)
 
-REJECTIONS = Counter("rate_limit_rejections_total", "Requests refused by the rate limit")
-FAIL_OPEN = Counter("rate_limit_fail_open_total", "Requests let through because Redis failed")
+REJECTIONS = Counter("chatbot_rate_limit_rejections_total", "Requests refused by the rate limit")
+FAIL_OPEN = Counter("chatbot_rate_limit_fail_open_total", "Requests let through because Redis failed")
 
 # Fixed window: INCR and set the expiry on the first hit, in one round trip.
 _SCRIPT = """
@@ -30,6 +30,7 @@ class Quota:
     limit: int
     remaining: int
     reset_seconds: int
+    window_seconds: int = 60
 
     def headers(self) -> dict[str, str]:
         """IETF draft RateLimit headers, plus the older X- names many clients read."""
@@ -38,6 +39,7 @@ class Quota:
             "RateLimit-Remaining": str(self.remaining),
             "RateLimit-Reset": str(self.reset_seconds),
             "RateLimit": f"limit={self.limit}, remaining={self.remaining}, reset={self.reset_seconds}",
+            "RateLimit-Policy": f"{self.limit};w={self.window_seconds}",
         }
 
 
@@ -65,7 +67,7 @@ class RedisRateLimiter:
             logger.warning("rate limit skipped, Redis failed: %s", exc)
             return None
         reset = max(1, -(-int(ttl_ms) // 1000))
-        quota = Quota(self._limit, max(0, self._limit - int(count)), reset)
+        quota = Quota(self._limit, max(0, self._limit - int(count)), reset, self._window_ms // 1000)
         if int(count) > self._limit:
             REJECTIONS.inc()
             raise RateLimited(

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import AsyncIterator
+from datetime import date, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
+from fastapi.responses import StreamingResponse
 
+from chatbot_api.adapters.usage import usage_between
+from chatbot_api.domain.context import KST
 from chatbot_api.domain.conversation import normalize_title
 from chatbot_api.entrypoints.deps import ContainerDep, CurrentUser
 from chatbot_api.entrypoints.schemas import (
@@ -17,8 +23,14 @@ from chatbot_api.entrypoints.schemas import (
     SessionPublic,
     TitleUpdate,
     TokenUsagePublic,
+    UsageDayPublic,
 )
+from chatbot_api.service_layer.chat import ChatOptions
+from techai_shared.clock import utcnow
 from techai_shared.envelope import success
+from techai_shared.errors import InvalidInput
+
+MAX_USAGE_DAYS = 366
 
 router = APIRouter(prefix="/api/v1/chatbot", tags=["chatbot"])
 
@@ -27,14 +39,14 @@ router = APIRouter(prefix="/api/v1/chatbot", tags=["chatbot"])
 @router.post("")
 async def create_chat(body: ChatRequest, user: CurrentUser, c: ContainerDep, response: Response
                       ) -> dict[str, Any]:
-    result = await c.chat.chat(user, body.message, body.conversation_id)
+    result = await c.chat.chat(user, body.message, body.conversation_id, _options(body))
     if result.quota is not None:
         response.headers.update(result.quota.headers())
     session = result.session
     data = ChatPublic(
         response=result.answer,
         conversation_id=session.session_id,
-        sources=[],
+        sources=result.sources,
         session_info=SessionInfo(title=session.title, created_at=session.created_at,
                                  message_count=session.message_count),
         token_usage=TokenUsagePublic(
@@ -44,6 +56,61 @@ async def create_chat(body: ChatRequest, user: CurrentUser, c: ContainerDep, res
         mode=result.mode,
     )
     return success(data)
+
+
+def _options(body: ChatRequest) -> ChatOptions:
+    o = body.options
+    return ChatOptions(o.include_contests, o.include_news, o.include_bookmarks, o.max_results,
+                       o.min_similarity_score)
+
+
+@router.post("/stream")
+async def create_chat_stream(body: ChatRequest, user: CurrentUser, c: ContainerDep) -> StreamingResponse:
+    """The answer as Server-Sent Events: metadata, delta..., sources, done (or error).
+
+    Everything that can refuse the request happens before the first byte, so those refusals are
+    ordinary envelope responses; a failure after that is an `error` event.
+    """
+    prepared = await c.chat.prepare(user, body.message, body.conversation_id, _options(body))
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no",
+               **(prepared.quota.headers() if prepared.quota else {})}
+    return StreamingResponse(_sse(c.chat.stream(prepared)), media_type="text/event-stream",
+                             headers=headers)
+
+
+async def _sse(events: AsyncIterator[tuple[str, dict[str, Any]]]) -> AsyncIterator[bytes]:
+    async for name, data in events:
+        yield f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+
+
+@router.get("/usage")
+async def read_usage(
+    user: CurrentUser,
+    c: ContainerDep,
+    first: Annotated[date | None, Query(alias="from")] = None,
+    last: Annotated[date | None, Query(alias="to")] = None,
+) -> dict[str, Any]:
+    """The caller's daily token usage and estimated cost (Asia/Seoul days, both ends included)."""
+    last = last or utcnow().astimezone(KST).date()
+    first = first or last - timedelta(days=29)
+    if first > last:
+        raise InvalidInput("from must not be after to", data={"from": "must not be after to"})
+    if (last - first).days + 1 > MAX_USAGE_DAYS:
+        raise InvalidInput(f"at most {MAX_USAGE_DAYS} days at once",
+                           data={"to": f"at most {MAX_USAGE_DAYS} days after from"})
+    rows = await usage_between(c.engine, user.user_id, first, last)
+    days = [UsageDayPublic.of(r) for r in rows]
+    return success({
+        "from": first.isoformat(), "to": last.isoformat(),
+        "days": [d.model_dump(mode="json", by_alias=True) for d in days],
+        "total": {
+            "requests": sum(d.requests for d in days),
+            "inputTokens": sum(d.input_tokens for d in days),
+            "outputTokens": sum(d.output_tokens for d in days),
+            "totalTokens": sum(d.total_tokens for d in days),
+            "estimatedCost": round(sum(d.estimated_cost for d in days), 8),
+        },
+    })
 
 
 @router.get("/sessions")

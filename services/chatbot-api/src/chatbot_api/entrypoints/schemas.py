@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import math
-from datetime import datetime
-from typing import Any
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, field_serializer
 
 from techai_shared.clock import iso
 from techai_shared.conversations import SessionState, StoredMessage
 from techai_shared.envelope import CamelModel
+
+if TYPE_CHECKING:
+    from chatbot_api.adapters.usage import UsageRow
 
 
 class ChatOptions(CamelModel):
@@ -112,3 +115,20 @@ class Page(CamelModel):
     def numbers(total: int, page: int, size: int) -> dict[str, int]:
         return {"totalElements": total, "totalPages": math.ceil(total / size) if size else 0,
                 "currentPage": page, "pageSize": size}
+
+
+class UsageDayPublic(CamelModel):
+    day: date
+    model: str
+    requests: int
+    input_tokens: int
+    output_tokens: int
+    total_tokens: int
+    estimated_cost: float
+
+    @classmethod
+    def of(cls, r: UsageRow) -> UsageDayPublic:
+        return cls(day=r.day, model=r.model, requests=r.requests, input_tokens=r.prompt_tokens,
+                   output_tokens=r.completion_tokens,
+                   total_tokens=r.prompt_tokens + r.completion_tokens,
+                   estimated_cost=round(r.cost_usd, 8))

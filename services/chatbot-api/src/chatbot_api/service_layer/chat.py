@@ -1,44 +1,61 @@
-"""The chat use case: one question in, one answer out, both stored with the session change.
+"""The chat use case: one question in, one grounded answer out, both stored with the session change.
 
-The model is called before the write transaction, so a slow model never holds a row lock and a
-failed model call stores nothing. The write then appends both messages atomically.
+prepare() does everything that can refuse a request (input, rate limit, session ownership, token
+budget) and everything the answer is made of (route, retrieval, prompt, cache look-up), so both
+the JSON endpoint and the stream fail with the same envelope before their first byte. The model is
+called before the write transaction, so a slow model never holds a row lock and a failed model
+call stores nothing; the write then appends both messages, their sources and the day's usage
+atomically.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from chatbot_api.adapters.llm import ChatModel
 from chatbot_api.adapters.rate_limit import Quota, RedisRateLimiter
+from chatbot_api.adapters.response_cache import CachedAnswer, CacheKeyParts, ResponseCache
+from chatbot_api.adapters.usage import add_usage
+from chatbot_api.domain.compose import retrieval_only_answer, small_talk_answer
+from chatbot_api.domain.context import KST, Budget, context_block, fit_prompt, source_of
 from chatbot_api.domain.conversation import ChatTurn, is_korean, normalize_message, window_history
+from chatbot_api.domain.routing import Route, RouteKind, RouteOptions, route
 from chatbot_api.service_layer.history import ConversationReader
+from chatbot_api.service_layer.retrieval import CatalogFinder, Previous
+from chatbot_api.service_layer.titles import TitleWriter
 from chatbot_api.settings import ChatbotSettings
 from techai_shared.auth import Principal
 from techai_shared.clock import Clock
 from techai_shared.conversations import ConversationStore, Exchange, NewMessage, SessionState
+from techai_shared.errors import AppError, ErrorCode
+from techai_shared.ids import new_id
+from techai_shared.retrieval.model import SearchHit
 from techai_shared.tokens import TokenCounter
 
 logger = logging.getLogger(__name__)
 
 PROMPTS = Path(__file__).resolve().parent.parent / "prompts"
-
-NO_MODEL_KO = (
-    "이 서버에는 언어 모델이 설정되어 있지 않아(OPENAI_API_KEY 미설정) 답변을 생성할 수 없습니다. "
-    "질문과 대화 기록은 저장되었습니다. 카탈로그 검색 기반 답변은 검색 기능과 함께 제공됩니다."
-)
-NO_MODEL_EN = (
-    "No language model is configured on this server (OPENAI_API_KEY is not set), so no answer "
-    "can be generated. Your question and the conversation were saved; answers drawn from the "
-    "catalog come with retrieval."
-)
+NO_MODEL = "retrieval-only"
 
 
-def load_prompt(version: str) -> str:
-    """A versioned system prompt from prompts/system_<version>.txt."""
-    return (PROMPTS / f"system_{version}.txt").read_text(encoding="utf-8").strip()
+def load_prompt(name: str, version: str) -> str:
+    """A versioned template, prompts/<name>_<version>.txt."""
+    return (PROMPTS / f"{name}_{version}.txt").read_text(encoding="utf-8").strip()
+
+
+@dataclass(frozen=True)
+class ChatOptions:
+    include_contests: bool = True
+    include_news: bool = True
+    include_bookmarks: bool = False
+    max_results: int = 5
+    min_similarity_score: float = 0.7
 
 
 @dataclass(frozen=True)
@@ -50,6 +67,29 @@ class TokenUsage:
     @property
     def total_tokens(self) -> int:
         return self.input_tokens + self.output_tokens
+
+    def public(self) -> dict[str, Any]:
+        return {"inputTokens": self.input_tokens, "outputTokens": self.output_tokens,
+                "totalTokens": self.total_tokens, "estimatedCost": self.estimated_cost}
+
+
+@dataclass
+class Prepared:
+    """A question ready to be answered: everything but the answer."""
+
+    user_id: str
+    question: str
+    korean: bool
+    session: SessionState | None
+    session_id: str
+    route: Route
+    turns: list[ChatTurn]
+    sources: list[dict[str, Any]] = field(default_factory=list)
+    hits: list[SearchHit] = field(default_factory=list)
+    retrieval_failed: bool = False
+    cache_key: str | None = None
+    cached: CachedAnswer | None = None
+    quota: Quota | None = None
 
 
 @dataclass(frozen=True)
@@ -66,6 +106,13 @@ class ChatResult:
         return self.exchange.session
 
 
+OnDelta = Callable[[str], Awaitable[None]]
+
+
+async def _ignore(_: str) -> None:
+    return None
+
+
 class ChatService:
     def __init__(
         self,
@@ -76,6 +123,9 @@ class ChatService:
         limiter: RedisRateLimiter,
         tokens: TokenCounter,
         clock: Clock,
+        finder: CatalogFinder,
+        cache: ResponseCache,
+        titles: TitleWriter | None = None,
     ) -> None:
         self._settings = settings
         self._store = store
@@ -84,49 +134,174 @@ class ChatService:
         self._limiter = limiter
         self._tokens = tokens
         self._clock = clock
-        self._system_prompt = load_prompt(settings.chatbot_system_prompt_version)
+        self._finder = finder
+        self._cache = cache
+        self._titles = titles
+        version = settings.chatbot_system_prompt_version
+        self._prompt_version = version
+        self._system_prompt = load_prompt("system", version)
+        self._context_template = load_prompt("context", version)
+        self._block_template = load_prompt("context_block", version)
+        self._budget = Budget(settings.chatbot_context_token_budget, settings.chatbot_prompt_token_budget)
+        self._background: set[asyncio.Task[Any]] = set()
 
-    async def chat(self, principal: Principal, raw_message: str, conversation_id: str | None) -> ChatResult:
+    # -- the two ways to answer -------------------------------------------------------------
+
+    async def chat(self, principal: Principal, raw_message: str, conversation_id: str | None,
+                   options: ChatOptions | None = None) -> ChatResult:
         """Answer one question in a new or existing session of the caller."""
+        prepared = await self.prepare(principal, raw_message, conversation_id, options or ChatOptions())
+        return await self.answer(prepared, streaming=False, on_delta=_ignore)
+
+    async def stream(self, prepared: Prepared) -> AsyncIterator[tuple[str, dict[str, Any]]]:
+        """SSE events of a prepared question. The answer is produced and stored by a task of its
+        own, so a client that goes away mid-stream cancels only this reader, never the answer."""
+        queue: asyncio.Queue[tuple[str, dict[str, Any]] | None] = asyncio.Queue()
+
+        async def delta(text: str) -> None:
+            queue.put_nowait(("delta", {"text": text}))
+
+        async def produce() -> None:
+            try:
+                result = await self.answer(prepared, streaming=True, on_delta=delta)
+                queue.put_nowait(("sources", {"sources": result.sources}))
+                queue.put_nowait(("done", {
+                    "messageId": result.exchange.assistant_message.message_id,
+                    "conversationId": result.session.session_id, "mode": result.mode,
+                    "tokenUsage": result.usage.public()}))
+            except AppError as exc:
+                queue.put_nowait(("error", _error(exc.error_code, exc.message)))
+            except Exception:
+                logger.exception("streamed answer failed")
+                queue.put_nowait(("error", _error(ErrorCode.INTERNAL_SERVER_ERROR, "unexpected error")))
+            finally:
+                queue.put_nowait(None)
+
+        self._spawn(produce())
+        yield "metadata", {"conversationId": prepared.session_id, "mode": self._mode_before(prepared)}
+        while (event := await queue.get()) is not None:
+            yield event
+
+    # -- preparing -------------------------------------------------------------------------
+
+    async def prepare(self, principal: Principal, raw_message: str, conversation_id: str | None,
+                      options: ChatOptions) -> Prepared:
+        """Validate, count the request, find the session, route, retrieve, build the prompt."""
         question = normalize_message(raw_message)
         quota = await self._limiter.hit(principal.user_id)
-        session = (
-            await self._store.get_owned(conversation_id, principal.user_id)
-            if conversation_id else None
-        )
-        turns = await self.prompt_for(session, question)
-        if self._model.configured:
-            reply = await self._model.complete(turns)
-            answer, mode = reply.text, "general"
-            usage = self._usage(turns, answer, reply.input_tokens, reply.output_tokens)
-        else:
-            answer, mode = (NO_MODEL_KO if is_korean(question) else NO_MODEL_EN), "retrieval-only"
-            usage = TokenUsage(0, 0, 0.0)
-        exchange = await self._store.append_exchange(
-            principal.user_id,
-            session.session_id if session else None,
-            NewMessage("user", question, self._tokens.count(question)),
-            NewMessage("assistant", answer, self._tokens.count(answer)),
-            self._clock(),
-        )
-        return ChatResult(answer, mode, exchange, usage, [], quota)
+        session = (await self._store.get_owned(conversation_id, principal.user_id)
+                   if conversation_id else None)
+        stored = await self._history(session)
+        previous = _previous(stored)
+        the_route = route(question, RouteOptions(options.include_contests, options.include_news,
+                                                 options.include_bookmarks),
+                          has_previous=previous is not None)
+        p = Prepared(principal.user_id, question, is_korean(question), session,
+                     session.session_id if session else new_id(), the_route, [], quota=quota)
+        history = [ChatTurn(m.role, m.content) for m in stored]
+        self._check_question_fits(question)
+        if session is None:
+            p.cache_key = await self._cache.key_for(self._cache_parts(p, options))
+            p.cached = await self._cache.get(p.cache_key) if p.cache_key else None
+            if p.cached is not None:
+                return p
+        if the_route.kind is RouteKind.CATALOG:
+            found = await self._finder.find(question, principal.user_id, the_route, previous,
+                                            options.max_results, options.min_similarity_score)
+            p.hits, p.retrieval_failed = found.hits, found.failed
+        fitted = fit_prompt(ChatTurn("system", self._system_prompt), history, p.hits,
+                            ChatTurn("user", question), self._render_context, self._cost, self._budget,
+                            TokenCounter.REPLY_PRIMING)
+        p.turns, p.hits = fitted.turns, fitted.hits
+        p.sources = [source_of(h) for h in p.hits]
+        return p
 
-    async def prompt_for(self, session: SessionState | None, question: str) -> list[ChatTurn]:
-        """System prompt, then the newest history within the token window, then the question."""
-        system = ChatTurn("system", self._system_prompt)
-        current = ChatTurn("user", question)
-        history: list[ChatTurn] = []
-        if session is not None and session.message_count:
-            stored = await self._reader.recent(session, self._settings.chatbot_history_max_messages)
-            history = window_history(
-                [ChatTurn(m.role, m.content) for m in stored],
-                self._settings.chatbot_history_token_window,
-                self._cost,
-            )
-        return [system, *history, current]
+    def _check_question_fits(self, question: str) -> None:
+        fit_prompt(ChatTurn("system", self._system_prompt), [], [], ChatTurn("user", question),
+                   self._render_context, self._cost, self._budget, TokenCounter.REPLY_PRIMING)
+
+    async def _history(self, session: SessionState | None) -> list[Any]:
+        if session is None or not session.message_count:
+            return []
+        stored = await self._reader.recent(session, self._settings.chatbot_history_max_messages)
+        window = window_history([ChatTurn(m.role, m.content) for m in stored],
+                                self._settings.chatbot_history_token_window, self._cost)
+        return stored[len(stored) - len(window):] if window else []
+
+    def _cache_parts(self, p: Prepared, options: ChatOptions) -> CacheKeyParts:
+        personal = p.route.bookmarks_involved
+        return CacheKeyParts(
+            question=p.question,
+            options={"c": options.include_contests, "n": options.include_news,
+                     "b": options.include_bookmarks, "k": options.max_results,
+                     "s": options.min_similarity_score},
+            model=self._model.name,
+            prompt_version=self._prompt_version,
+            user_id=p.user_id if personal else None,
+        )
+
+    def _render_context(self, hits: Any) -> ChatTurn | None:
+        if not hits:
+            return None
+        blocks = "\n\n".join(context_block(self._block_template, i, h) for i, h in enumerate(hits, 1))
+        return ChatTurn("system", self._context_template.format(blocks=blocks))
 
     def _cost(self, turn: ChatTurn) -> int:
         return self._tokens.count_message(turn.role, turn.content)
+
+    # -- answering -------------------------------------------------------------------------
+
+    def _mode_before(self, p: Prepared) -> str:
+        if p.cached is not None:
+            return p.cached.mode
+        if not self._model.configured:
+            return NO_MODEL
+        return "rag" if p.sources else "general"
+
+    async def answer(self, p: Prepared, *, streaming: bool, on_delta: OnDelta) -> ChatResult:
+        """Produce the answer (cache, model or composed), store it, and start the title."""
+        mode = self._mode_before(p)
+        sources = p.sources
+        if p.cached is not None:
+            text, sources = p.cached.answer, p.cached.sources
+            usage = TokenUsage(0, 0, 0.0)
+            await on_delta(text)
+        elif self._model.configured:
+            reply = (await self._model.stream(p.turns, on_delta) if streaming
+                     else await self._model.complete(p.turns))
+            text = reply.text
+            usage = self._usage(p.turns, text, reply.input_tokens, reply.output_tokens)
+        else:
+            text = (retrieval_only_answer(p.hits, p.korean) if p.route.kind is RouteKind.CATALOG
+                    else small_talk_answer(p.korean))
+            usage = TokenUsage(self._cost(ChatTurn("user", p.question)), self._tokens.count(text), 0.0)
+            await on_delta(text)
+        exchange = await self._store_exchange(p, text, sources, usage)
+        if p.cache_key and p.cached is None and not p.retrieval_failed:
+            await self._cache.put(p.cache_key, CachedAnswer(text, mode, sources))
+        if exchange.created_session and self._titles is not None and self._model.configured:
+            self._spawn(self._titles.retitle(exchange.session, p.question))
+        return ChatResult(text, mode, exchange, usage, sources, p.quota)
+
+    async def _store_exchange(self, p: Prepared, text: str, sources: list[dict[str, Any]],
+                              usage: TokenUsage) -> Exchange:
+        now = self._clock()
+        model = self._settings.openai_model if self._model.configured else NO_MODEL
+        today: date = now.astimezone(KST).date()
+
+        async def record_usage(conn: Any) -> None:
+            await add_usage(conn, p.user_id, today, model, usage.input_tokens, usage.output_tokens,
+                            usage.estimated_cost)
+
+        return await self._store.append_exchange(
+            p.user_id,
+            p.session.session_id if p.session else None,
+            NewMessage("user", p.question, self._tokens.count(p.question)),
+            NewMessage("assistant", text, self._tokens.count(text), sources),
+            now,
+            new_session_id=None if p.session else p.session_id,
+            also=record_usage,
+        )
 
     def _usage(self, turns: list[ChatTurn], answer: str, reported_in: int | None,
                reported_out: int | None) -> TokenUsage:
@@ -137,3 +312,28 @@ class ChatService:
         cost = (inp * self._settings.openai_input_price_per_million
                 + out * self._settings.openai_output_price_per_million) / 1_000_000
         return TokenUsage(inp, out, round(cost, 8))
+
+    # -- background work -------------------------------------------------------------------
+
+    def _spawn(self, work: Awaitable[Any]) -> None:
+        task: asyncio.Task[Any] = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def drain(self, within: float = 10.0) -> None:
+        """Wait for streamed answers and titles still being produced (at shutdown)."""
+        if self._background:
+            await asyncio.wait(set(self._background), timeout=within)
+
+
+def _previous(stored: list[Any]) -> Previous | None:
+    """The last question and the sources of its answer, from the stored history."""
+    for i in range(len(stored) - 1, 0, -1):
+        if stored[i].role == "assistant" and stored[i - 1].role == "user":
+            return Previous(stored[i - 1].content, list(stored[i].sources or []))
+    return None
+
+
+def _error(code: ErrorCode, message: str) -> dict[str, Any]:
+    return {"code": code.code, "messageCode": {"code": code.name_code, "text": code.text},
+            "message": message, "data": None}

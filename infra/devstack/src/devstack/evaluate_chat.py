@@ -1,0 +1,136 @@
+"""`make eval-chat`: the whole answering pipeline on labelled queries, in retrieval-only mode.
+
+Loads the sample catalog into a temporary SecantusDB as `make eval` does (the same cached
+projection), builds chatbot-api's ChatService over a temporary SQLite command store without a model,
+and sends every query of the file as its userId with its options, as a first turn. Prints, per kind,
+the share of labelled queries whose expected items are all among the cited sources, the share with
+at least one, and the sources that are other users' bookmarks (leaks; must be 0). The last line is
+exactly `cited_all=<x> cited_any=<y> leaks=<n>` for scripts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pymongo import AsyncMongoClient
+
+from chatbot_api.adapters.llm import UnconfiguredModel
+from chatbot_api.adapters.read_model import MongoReadModel
+from chatbot_api.bootstrap import build_chat
+from chatbot_api.service_layer.chat import ChatOptions, ChatService
+from chatbot_api.service_layer.history import ConversationReader
+from chatbot_api.settings import ChatbotSettings
+from devstack.evaluate import SEED_FILES, load_catalog, read_jsonl
+from devstack.servers import free_port, start_secantus
+from query_sync.catalog_documents import BOOKMARKS
+from techai_shared.auth import Principal
+from techai_shared.cache import make_redis
+from techai_shared.clock import utcnow
+from techai_shared.conversations import ConversationStore
+from techai_shared.db.engine import make_engine
+from techai_shared.db.migrate import upgrade_to_head
+from techai_shared.embeddings import Embedder, make_embedder
+
+
+@dataclass
+class Cited:
+    kind: str
+    labelled: bool
+    all_found: bool
+    any_found: bool
+    leaks: int
+    mode: str
+
+
+def options_of(query: dict[str, Any]) -> ChatOptions:
+    o = query.get("options", {})
+    return ChatOptions(o.get("includeContests", True), o.get("includeNews", True),
+                       o.get("includeBookmarks", False), o.get("maxResults", 5),
+                       o.get("minSimilarityScore", 0.7))
+
+
+async def cite(chat: ChatService, query: dict[str, Any], owners: dict[str, str]) -> Cited:
+    """One query through the pipeline as its user; what the answer cited."""
+    user = str(query["userId"])
+    result = await chat.chat(Principal(user_id=user, role="USER"), query["query"], None, options_of(query))
+    got = {(s["collection"], s["documentId"]) for s in result.sources}
+    expected = {(e["collection"], e["id"]) for e in query.get("expected", [])}
+    leaks = sum(1 for c, d in got if c == "bookmarks" and owners.get(d) != user)
+    return Cited(query.get("kind", "?"), bool(expected), expected <= got, bool(expected & got), leaks,
+                 result.mode)
+
+
+def report(outcomes: list[Cited]) -> str:
+    groups: dict[str, list[Cited]] = defaultdict(list)
+    for o in outcomes:
+        groups[o.kind].append(o)
+        groups["overall"].append(o)
+    lines = [f"{'kind':<18}{'queries':>8}{'labelled':>9}{'cited_all':>10}{'cited_any':>10}{'leaks':>7}"]
+    for name in [*sorted(n for n in groups if n != "overall"), "overall"]:
+        g = groups[name]
+        labelled = [o for o in g if o.labelled]
+        share_all = f"{sum(o.all_found for o in labelled) / len(labelled):.3f}" if labelled else "-"
+        share_any = f"{sum(o.any_found for o in labelled) / len(labelled):.3f}" if labelled else "-"
+        lines.append(f"{name:<18}{len(g):>8}{len(labelled):>9}{share_all:>10}{share_any:>10}"
+                     f"{sum(o.leaks for o in g):>7}")
+    labelled = [o for o in outcomes if o.labelled] or [Cited("", True, False, False, 0, "")]
+    lines.append(f"cited_all={sum(o.all_found for o in labelled) / len(labelled):.3f} "
+                 f"cited_any={sum(o.any_found for o in labelled) / len(labelled):.3f} "
+                 f"leaks={sum(o.leaks for o in outcomes)}")
+    return "\n".join(lines)
+
+
+def eval_settings(mongo_url: str, sqlite_path: Path) -> ChatbotSettings:
+    """Retrieval-only (no model), no cache, no rate limit: every query runs the whole pipeline."""
+    return ChatbotSettings(
+        environment="development", mysql_url=f"sqlite+aiosqlite:///{sqlite_path}",
+        mongodb_uri=mongo_url, mongodb_database="techai_eval", openai_api_key=None,
+        chatbot_cache_ttl_seconds=0, chatbot_rate_limit_per_minute=0, chatbot_generate_titles=False,
+    )
+
+
+async def run_all(settings: ChatbotSettings, queries: list[dict[str, Any]], seed_dir: Path,
+                  embedder: Embedder | None = None, load: bool = True) -> list[Cited]:
+    """Every query through a ChatService over `settings`; loads the catalog first when asked."""
+    embedder = embedder or make_embedder(settings)
+    engine = make_engine(settings)
+    await upgrade_to_head(engine)
+    mongo: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(settings.mongodb_uri)
+    redis = make_redis(settings)
+    try:
+        if load:
+            await load_catalog(mongo[settings.mongodb_database], embedder, seed_dir)
+        owners = {d["id"]: str(d["userId"]) for d in read_jsonl(seed_dir / SEED_FILES[BOOKMARKS])}
+        store = ConversationStore(engine)
+        reader = ConversationReader(MongoReadModel(mongo[settings.mongodb_database]), store)
+        chat = build_chat(settings, store, reader, mongo, redis, UnconfiguredModel(), embedder, utcnow)
+        return [await cite(chat, q, owners) for q in queries]
+    finally:
+        await redis.aclose()
+        await mongo.close()
+        await engine.dispose()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--queries", type=Path, default=Path("infra/seed/queries-dev.jsonl"))
+    parser.add_argument("--seed-dir", type=Path, default=Path("infra/seed"))
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="techai-eval-chat-") as tmp:
+        server = start_secantus(free_port(), Path(tmp) / "secantus", Path(tmp) / "secantus.log")
+        try:
+            settings = eval_settings(server.url, Path(tmp) / "store.db")
+            outcomes = asyncio.run(run_all(settings, read_jsonl(args.queries), args.seed_dir))
+            print(report(outcomes))
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,55 @@
+"""Per-user daily usage (usage_daily): upserted in the exchange's transaction, read for /usage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.dialects.mysql import insert as mysql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from techai_shared.db.schema import usage_daily
+
+
+@dataclass(frozen=True)
+class UsageRow:
+    day: date
+    model: str
+    requests: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float
+
+
+async def add_usage(conn: AsyncConnection, user_id: str, day: date, model: str,
+                    prompt_tokens: int, completion_tokens: int, cost_usd: float) -> None:
+    """Add one request to the user's totals of that day and model (MySQL/MariaDB or SQLite)."""
+    values: dict[str, Any] = {"user_id": user_id, "day": day, "model": model, "requests": 1,
+                              "prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                              "cost_usd": Decimal(str(cost_usd))}
+    t = usage_daily.c
+    sums = {"requests": t.requests + 1, "prompt_tokens": t.prompt_tokens + prompt_tokens,
+            "completion_tokens": t.completion_tokens + completion_tokens,
+            "cost_usd": t.cost_usd + Decimal(str(cost_usd))}
+    if conn.dialect.name == "sqlite":
+        lite = sqlite_insert(usage_daily).values(**values)
+        await conn.execute(lite.on_conflict_do_update(index_elements=["user_id", "day", "model"],
+                                                      set_=sums))
+    else:
+        await conn.execute(mysql_insert(usage_daily).values(**values).on_duplicate_key_update(**sums))
+
+
+async def usage_between(engine: AsyncEngine, user_id: str, first: date, last: date) -> list[UsageRow]:
+    """The user's daily rows with first <= day <= last, oldest first."""
+    t = usage_daily.c
+    query = (select(usage_daily).where(t.user_id == user_id, t.day >= first, t.day <= last)
+             .order_by(t.day, t.model))
+    async with engine.connect() as conn:
+        rows = (await conn.execute(query)).all()
+        await conn.commit()
+    return [UsageRow(r.day, r.model, int(r.requests), int(r.prompt_tokens),
+                     int(r.completion_tokens), float(r.cost_usd)) for r in rows]

