@@ -66,6 +66,7 @@ class Rules:
     bookmarks: tuple[re.Pattern[str], ...]
     follow_up: tuple[re.Pattern[str], ...]
     short_question_chars: int
+    similar_question_cosine: float
     ordinals: dict[int, tuple[re.Pattern[str], ...]]
     reset: tuple[re.Pattern[str], ...]
     ended: tuple[re.Pattern[str], ...]
@@ -86,6 +87,7 @@ def parse_rules(data: dict[str, Any]) -> Rules:
         bookmarks=_compile(data["catalog"]["bookmarks"]),
         follow_up=_compile(data["follow_up"]["patterns"]),
         short_question_chars=int(data["follow_up"]["short_question_chars"]),
+        similar_question_cosine=float(data["follow_up"]["similar_question_cosine"]),
         ordinals={int(k): _compile(v) for k, v in data["ordinals"].items()},
         reset=_compile(data["reset"]["patterns"]),
         ended=_compile(data["ended"]["patterns"]),

@@ -1,6 +1,7 @@
 """What the catalog says about a question: the hits for a route, with the conversation's memory.
 
-Order of preference: an item named by id or quoted title; for a follow-up, the previous answer's
+Order of preference: an item named by id or quoted title; for a follow-up (a question the router
+marks as referring back, or one whose embedding is close to the previous question's), the previous answer's
 items (the one an ordinal picks, or those still similar enough to the new question, in the
 previous answer's order), then a search for the previous question and this one together; else a
 fresh search over the collections the route allows. A failure of embedding or search never fails
@@ -10,6 +11,7 @@ the request: it is logged and counted, and the answer goes on without the catalo
 from __future__ import annotations
 
 import logging
+import math
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -17,7 +19,7 @@ from typing import Any, Protocol
 
 from prometheus_client import Counter
 
-from chatbot_api.domain.routing import Route
+from chatbot_api.domain.routing import Route, default_rules
 from techai_shared.embeddings import Embedder
 from techai_shared.retrieval.lookup import CatalogLookup, ItemRef, collection_of_id
 from techai_shared.retrieval.model import Collection, Retriever, SearchFilters, SearchHit
@@ -89,10 +91,13 @@ class Lookup(Protocol):
 
 
 class CatalogFinder:
-    def __init__(self, retriever: Retriever, lookup: Lookup | CatalogLookup, embedder: Embedder) -> None:
+    def __init__(self, retriever: Retriever, lookup: Lookup | CatalogLookup, embedder: Embedder,
+                 similar_question_cosine: float | None = None) -> None:
         self._retriever = retriever
         self._lookup = lookup
         self._embedder = embedder
+        self._similar = (default_rules().similar_question_cosine if similar_question_cosine is None
+                         else similar_question_cosine)
 
     async def find(self, question: str, user_id: str, route: Route, previous: Previous | None,
                    max_results: int, min_score: float) -> Found:
@@ -111,7 +116,7 @@ class CatalogFinder:
         named = await self._named(question, user_id, route, vector)
         if named:
             return Found(named[:max_results], how="explicit")
-        if route.follow_up and previous is not None and previous.refs():
+        if previous is not None and previous.refs() and await self._continues(route, previous, vector):
             earlier = await self._earlier(user_id, route, previous, vector, min_score)
             if earlier:
                 return Found(earlier[:max_results], how="follow-up")
@@ -119,6 +124,15 @@ class CatalogFinder:
                                       max_results, min_score)
             return Found(hits, how="follow-up-search")
         return Found(await self._search(question, user_id, route, max_results, min_score))
+
+    async def _continues(self, route: Route, previous: Previous, vector: Sequence[float]) -> bool:
+        """Whether the question goes on with the previous answer's items."""
+        if route.follow_up:
+            return True
+        if route.reset or not previous.question.strip():
+            return False
+        earlier = await self._embedder.embed_query(previous.question)
+        return cosine(vector, earlier) >= self._similar
 
     async def _named(self, question: str, user_id: str, route: Route,
                      vector: Sequence[float]) -> list[SearchHit]:
@@ -143,3 +157,8 @@ class CatalogFinder:
         filters = SearchFilters(include_ended_contests=route.include_ended)
         return await self._retriever.search(query, user_id, route.collections, max_results,
                                             min_score, filters)
+
+
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    norms = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return sum(x * y for x, y in zip(a, b, strict=True)) / norms if norms else 0.0
