@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import pytest
 
 from chatbot_api.domain.routing import RouteOptions, route
+from chatbot_api.service_layer.chat import deliver_in_parts
 from chatbot_api.service_layer.retrieval import CatalogFinder, Previous
 from techai_shared.retrieval.lookup import ItemRef
 from techai_shared.retrieval.model import Collection, SearchFilters, SearchHit
@@ -81,3 +82,19 @@ async def test_without_a_previous_answer_there_is_no_follow_up():
     finder = CatalogFinder(Retriever(), Lookup(), Embedder(), similar_question_cosine=0.92)
     found = await finder.find(CLOSE, "1001", route(CLOSE, RouteOptions()), None, 5, 0.0)
     assert found.how == "search"
+
+
+@pytest.mark.parametrize(("text", "count"), [
+    ("1. 첫 항목\n\n2. 두 번째\n   https://x\n\n3. 끝", 3),
+    ("한 줄", 1),
+    ("a\n\nb\n\n", 2),
+])
+async def test_a_ready_answer_streams_one_delta_per_paragraph_and_joins_back_exactly(text, count):
+    parts: list[str] = []
+
+    async def collect(part: str) -> None:
+        parts.append(part)
+
+    await deliver_in_parts(text, collect)
+    assert "".join(parts) == text and all(parts)
+    assert len(parts) == count

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -265,7 +266,7 @@ class ChatService:
         if p.cached is not None:
             text, sources = p.cached.answer, p.cached.sources
             usage = TokenUsage(0, 0, 0.0)
-            await on_delta(text)
+            await deliver_in_parts(text, on_delta)
         elif self._model.configured:
             reply = (await self._model.stream(p.turns, on_delta) if streaming
                      else await self._model.complete(p.turns))
@@ -275,7 +276,7 @@ class ChatService:
             text = (retrieval_only_answer(p.hits, p.korean) if p.route.kind is RouteKind.CATALOG
                     else small_talk_answer(p.korean))
             usage = TokenUsage(self._cost(ChatTurn("user", p.question)), self._tokens.count(text), 0.0)
-            await on_delta(text)
+            await deliver_in_parts(text, on_delta)
         exchange = await self._store_exchange(p, text, sources, usage)
         if p.cache_key and p.cached is None and not p.retrieval_failed:
             await self._cache.put(p.cache_key, CachedAnswer(text, mode, sources))
@@ -324,6 +325,14 @@ class ChatService:
         """Wait for streamed answers and titles still being produced (at shutdown)."""
         if self._background:
             await asyncio.wait(set(self._background), timeout=within)
+
+
+async def deliver_in_parts(text: str, on_delta: OnDelta) -> None:
+    """A ready answer (cached or composed) as one delta per paragraph, so a stream shows its first
+    item at once; the parts joined are exactly `text`."""
+    for part in re.split(r"(?<=\n\n)", text):
+        if part:
+            await on_delta(part)
 
 
 def _previous(stored: list[Any]) -> Previous | None:
