@@ -2,6 +2,7 @@
 #   make install   pinned uv in .tools/, then the locked environment in .venv (only when the lock changed)
 #   make run       the embedded stack (SQLite, Tansu, SecantusDB, redis-server) and all three services
 #   make test      unit, integration and e2e tests (MariaDB on :3306 and Redis on :6379 must be up)
+#   make test-slow the slow suites (reliability, load, fuzzing); CI runs it after make test
 #   make lint      ruff and mypy
 #   make token USER=1001 [ROLE=ADMIN]   a development JWT, printed as the last line
 #   make migrate   the command store to the newest schema (MYSQL_URL, default the make-run SQLite file)
@@ -35,7 +36,7 @@ space := $(empty) $(empty)
 ROLE ?= USER
 PYTEST_ARGS ?=
 
-.PHONY: help install run test lint token migrate seed eval eval-chat eval-search clean jobs rebuild up down logs
+.PHONY: help install run test test-slow lint token migrate seed eval eval-chat eval-search clean jobs rebuild up down logs
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -55,8 +56,12 @@ $(INSTALL_STAMP): $(PROJECT_FILES) $(UV_STAMP)
 run: install ## start the embedded stack and all services; Ctrl-C stops everything
 	exec $(PY) -m devstack.run --root "$(CURDIR)"
 
-test: install ## run every test tier (what CI runs)
-	$(VENV)/bin/pytest -p no:cacheprovider $(PYTEST_ARGS) tests
+test: install ## unit, integration and e2e tests, without the slow suites (CI runs both)
+	$(VENV)/bin/pytest -p no:cacheprovider -m "not slow" $(PYTEST_ARGS) tests
+
+# pytest exits 5 when it selects no test: no slow suite is not a failure.
+test-slow: install ## the slow suites: reliability under faults, load invariant, API fuzzing
+	$(VENV)/bin/pytest -p no:cacheprovider -m slow $(PYTEST_ARGS) tests || [ $$? -eq 5 ]
 
 lint: install ## ruff and mypy
 	$(VENV)/bin/ruff check .
