@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import json
 import pickle
 import sys
 import tempfile
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,7 +31,7 @@ from typing import Any
 from pymongo import AsyncMongoClient
 from pymongo.asynchronous.database import AsyncDatabase
 
-from devstack.servers import free_port, start_secantus
+from devstack.servers import Server, free_port, start_secantus
 from query_sync import catalog_documents
 from query_sync.adapters.catalog import CatalogProjector
 from query_sync.catalog_documents import BOOKMARKS, CATALOG_KINDS, CONTESTS, NEWS_ARTICLES, CatalogKind
@@ -174,17 +176,29 @@ async def evaluate(mongo_url: str, queries_path: Path, seed_dir: Path) -> None:
         await client.close()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def eval_arguments(description: str) -> argparse.Namespace:
+    """--queries and --seed-dir, the arguments of both evaluations."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--queries", type=Path, default=Path("infra/seed/queries-dev.jsonl"))
     parser.add_argument("--seed-dir", type=Path, default=Path("infra/seed"))
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="techai-eval-") as tmp:
+    return parser.parse_args()
+
+
+@contextlib.contextmanager
+def temporary_secantus(prefix: str) -> Iterator[tuple[Server, Path]]:
+    """A SecantusDB on a free port in a temporary directory (also handed out), stopped after."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
         server = start_secantus(free_port(), Path(tmp) / "secantus", Path(tmp) / "secantus.log")
         try:
-            asyncio.run(evaluate(server.url, args.queries, args.seed_dir))
+            yield server, Path(tmp)
         finally:
             server.stop()
+
+
+def main() -> None:
+    args = eval_arguments(__doc__.splitlines()[0])
+    with temporary_secantus("techai-eval-") as (server, _):
+        asyncio.run(evaluate(server.url, args.queries, args.seed_dir))
 
 
 if __name__ == "__main__":

@@ -10,9 +10,7 @@ exactly `cited_all=<x> cited_any=<y> leaks=<n>` for scripts.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import tempfile
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,8 +24,7 @@ from chatbot_api.bootstrap import build_chat
 from chatbot_api.service_layer.chat import ChatOptions, ChatService
 from chatbot_api.service_layer.history import ConversationReader
 from chatbot_api.settings import ChatbotSettings
-from devstack.evaluate import SEED_FILES, load_catalog, read_jsonl
-from devstack.servers import free_port, start_secantus
+from devstack.evaluate import SEED_FILES, eval_arguments, load_catalog, read_jsonl, temporary_secantus
 from query_sync.catalog_documents import BOOKMARKS
 from techai_shared.auth import Principal
 from techai_shared.cache import make_redis
@@ -118,18 +115,11 @@ async def run_all(settings: ChatbotSettings, queries: list[dict[str, Any]], seed
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--queries", type=Path, default=Path("infra/seed/queries-dev.jsonl"))
-    parser.add_argument("--seed-dir", type=Path, default=Path("infra/seed"))
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="techai-eval-chat-") as tmp:
-        server = start_secantus(free_port(), Path(tmp) / "secantus", Path(tmp) / "secantus.log")
-        try:
-            settings = eval_settings(server.url, Path(tmp) / "store.db")
-            outcomes = asyncio.run(run_all(settings, read_jsonl(args.queries), args.seed_dir))
-            print(report(outcomes))
-        finally:
-            server.stop()
+    args = eval_arguments(__doc__.splitlines()[0])
+    with temporary_secantus("techai-eval-chat-") as (server, tmp):
+        settings = eval_settings(server.url, tmp / "store.db")
+        outcomes = asyncio.run(run_all(settings, read_jsonl(args.queries), args.seed_dir))
+        print(report(outcomes))
 
 
 if __name__ == "__main__":
