@@ -253,6 +253,14 @@ async def test_model_title_replaces_the_first_words_in_the_background(settings, 
                 return s["data"]["title"] == "AI 해커톤 일정 문의"
 
             await eventually(titled, within=10)
+
+            async def usage() -> dict[str, Any] | None:  # the title's call counts, not as a request
+                total = (await api.get("/api/v1/chatbot/usage", headers=h)).json()["data"]["total"]
+                return total if total["outputTokens"] == 2 * 7 else None
+
+            total = await eventually(usage, within=10)
+            assert total["requests"] == 1
+            assert total["inputTokens"] == r["tokenUsage"]["inputTokens"] + 11 * 2  # 2 title messages
     finally:
         llm.reply = None
 

@@ -163,6 +163,11 @@ class ConversationStore:
         self._engine = engine
         self._on_commit = on_commit or (lambda: None)
 
+    @property
+    def engine(self) -> AsyncEngine:
+        """The command store's engine, for writes that belong beside the aggregate's (usage)."""
+        return self._engine
+
     async def get_owned(self, session_id: str, user_id: str) -> SessionState:
         """The live session, or SessionNotFound (missing/deleted) or Forbidden (another user's)."""
         async with self._engine.connect() as conn:

@@ -14,6 +14,7 @@ from chatbot_api.adapters.llm import ChatModel, make_model
 from chatbot_api.adapters.rate_limit import RedisRateLimiter
 from chatbot_api.adapters.read_model import MongoReadModel
 from chatbot_api.adapters.response_cache import ResponseCache
+from chatbot_api.adapters.usage import SideUsage
 from chatbot_api.service_layer.chat import ChatService, load_prompt
 from chatbot_api.service_layer.history import ConversationReader
 from chatbot_api.service_layer.retrieval import CatalogFinder, MemoEmbedder
@@ -83,7 +84,10 @@ def build_chat(settings: ChatbotSettings, store: ConversationStore, reader: Conv
         finder=CatalogFinder(CatalogRetriever(db, embedder), CatalogLookup(db), embedder),
         cache=ResponseCache(redis, db, settings.chatbot_cache_ttl_seconds,
                             settings.chatbot_cache_prefix),
-        titles=(TitleWriter(model, store, load_prompt("title", settings.chatbot_title_prompt_version))
+        titles=(TitleWriter(model, store, load_prompt("title", settings.chatbot_title_prompt_version),
+                            SideUsage(store.engine, settings.openai_model,
+                                      settings.openai_input_price_per_million,
+                                      settings.openai_output_price_per_million, clock))
                 if settings.chatbot_generate_titles else None),
     )
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
@@ -12,6 +13,7 @@ from sqlalchemy.dialects.mysql import insert as mysql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from chatbot_api.domain.context import KST
 from techai_shared.db.schema import usage_daily
 
 
@@ -26,13 +28,15 @@ class UsageRow:
 
 
 async def add_usage(conn: AsyncConnection, user_id: str, day: date, model: str,
-                    prompt_tokens: int, completion_tokens: int, cost_usd: float) -> None:
-    """Add one request to the user's totals of that day and model (MySQL/MariaDB or SQLite)."""
-    values: dict[str, Any] = {"user_id": user_id, "day": day, "model": model, "requests": 1,
+                    prompt_tokens: int, completion_tokens: int, cost_usd: float,
+                    requests: int = 1) -> None:
+    """Add to the user's totals of that day and model (MySQL/MariaDB or SQLite): `requests` chat
+    requests (0 for a model call that is not one, such as a session title) and their tokens."""
+    values: dict[str, Any] = {"user_id": user_id, "day": day, "model": model, "requests": requests,
                               "prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                               "cost_usd": Decimal(str(cost_usd))}
     t = usage_daily.c
-    sums = {"requests": t.requests + 1, "prompt_tokens": t.prompt_tokens + prompt_tokens,
+    sums = {"requests": t.requests + requests, "prompt_tokens": t.prompt_tokens + prompt_tokens,
             "completion_tokens": t.completion_tokens + completion_tokens,
             "cost_usd": t.cost_usd + Decimal(str(cost_usd))}
     if conn.dialect.name == "sqlite":
@@ -53,3 +57,22 @@ async def usage_between(engine: AsyncEngine, user_id: str, first: date, last: da
         await conn.commit()
     return [UsageRow(r.day, r.model, int(r.requests), int(r.prompt_tokens),
                      int(r.completion_tokens), float(r.cost_usd)) for r in rows]
+
+
+class SideUsage:
+    """Model calls made for a session rather than for a question (its title): their tokens and
+    cost go to the user's daily totals too, in their own transaction, without counting a request."""
+
+    def __init__(self, engine: AsyncEngine, model: str, input_price_per_million: float,
+                 output_price_per_million: float, clock: Callable[[], datetime]) -> None:
+        self._engine = engine
+        self._model = model
+        self._prices = (input_price_per_million, output_price_per_million)
+        self._clock = clock
+
+    async def record(self, user_id: str, prompt_tokens: int, completion_tokens: int) -> None:
+        cost = (prompt_tokens * self._prices[0] + completion_tokens * self._prices[1]) / 1_000_000
+        day = self._clock().astimezone(KST).date()
+        async with self._engine.begin() as conn:
+            await add_usage(conn, user_id, day, self._model, prompt_tokens, completion_tokens,
+                            round(cost, 8), requests=0)

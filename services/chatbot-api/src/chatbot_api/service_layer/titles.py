@@ -11,9 +11,11 @@ import logging
 import re
 
 from chatbot_api.adapters.llm import ChatModel
+from chatbot_api.adapters.usage import SideUsage
 from chatbot_api.domain.conversation import ChatTurn
 from techai_shared.conversations import ConversationStore, SessionState
 from techai_shared.errors import AppError
+from techai_shared.tokens import TokenCounter
 
 logger = logging.getLogger(__name__)
 
@@ -34,16 +36,27 @@ def clean_title(text: str) -> str | None:
 
 
 class TitleWriter:
-    def __init__(self, model: ChatModel, store: ConversationStore, instructions: str) -> None:
+    def __init__(self, model: ChatModel, store: ConversationStore, instructions: str,
+                 usage: SideUsage | None = None) -> None:
         self._model = model
         self._store = store
         self._instructions = instructions
+        self._usage = usage
+        self._tokens = TokenCounter()
 
     async def retitle(self, session: SessionState, first_question: str) -> None:
         """Ask the model for a title of the session and apply it; failures keep the old title."""
         try:
-            reply = await self._model.complete([ChatTurn("system", self._instructions),
-                                                ChatTurn("user", first_question)])
+            turns = [ChatTurn("system", self._instructions), ChatTurn("user", first_question)]
+            reply = await self._model.complete(turns)
+            if self._usage is not None:  # counted whether or not the title is usable: it was paid
+                prompt = reply.input_tokens
+                if prompt is None:
+                    prompt = sum(self._tokens.count_message(t.role, t.content) for t in turns)
+                completion = reply.output_tokens
+                if completion is None:
+                    completion = self._tokens.count(reply.text)
+                await self._usage.record(session.user_id, prompt, completion)
             title = clean_title(reply.text)
             if title is None:
                 logger.info("model title not usable, keeping the first words: %r", reply.text[:80])
