@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import logging
 import time
 import uuid
@@ -146,6 +147,32 @@ class BodySizeLimitMiddleware:
             ErrorCode.PAYLOAD_TOO_LARGE, f"request body over {self.max_bytes} bytes"
         )
         await response(scope, receive, send)
+
+
+class Utf8JsonMiddleware:
+    """Rejects a JSON body that is not UTF-8 with 400 (4001), as RFC 8259 requires of JSON exchanged
+    between systems: json.loads alone would accept UTF-16 and UTF-32 and read them as text."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        content_type = dict(scope.get("headers", [])).get(b"content-type", b"").lower()
+        if scope["type"] != "http" or b"json" not in content_type:
+            await self.app(scope, receive, send)
+            return
+        decoder = codecs.getincrementaldecoder("utf-8")()
+
+        async def checked_receive() -> Message:
+            message = await receive()
+            if message["type"] == "http.request":
+                try:
+                    decoder.decode(message.get("body", b""), final=not message.get("more_body", False))
+                except UnicodeDecodeError as exc:
+                    raise StarletteHTTPException(400, "the request body is not UTF-8") from exc
+            return message
+
+        await self.app(scope, checked_receive, send)
 
 
 def install_ops_routes(app: FastAPI, checks: Callable[[], dict[str, ReadinessCheck]]) -> None:
