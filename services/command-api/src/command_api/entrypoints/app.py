@@ -15,6 +15,7 @@ from techai_shared.web import (
     RequestContextMiddleware,
     Utf8JsonMiddleware,
     install_error_handlers,
+    install_openapi,
     install_ops_routes,
 )
 
@@ -35,6 +36,7 @@ def create_app(settings: CommandSettings, container: Container | None = None) ->
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.command_max_body_bytes)
     app.add_middleware(RequestContextMiddleware)
     install_error_handlers(app)
+    install_openapi(app)
     install_ops_routes(app, lambda: app.state.container.readiness_checks())
     app.include_router(admin_routes.router)
     app.include_router(job_routes.router)
