@@ -33,10 +33,9 @@ def bearer(settings: CommonSettings, user: str, role: str = "USER") -> dict[str,
 async def command_client(settings: CommonSettings, **overrides: Any) -> AsyncIterator[httpx.AsyncClient]:
     cfg = CommandSettings(**{**settings.model_dump(), **overrides})
     app = create_command_app(cfg)
-    async with app.router.lifespan_context(app):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
-                                     base_url="http://command-api", timeout=60) as client:
-            yield client
+    async with app.router.lifespan_context(app), httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                 base_url="http://command-api", timeout=60) as client:
+        yield client
 
 
 @pytest.fixture

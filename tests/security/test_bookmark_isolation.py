@@ -97,8 +97,8 @@ async def test_the_stream_and_its_cache_never_carry_another_users_bookmarks(cfg,
                            for s in d["sources"]}
             assert own_sources & theirs
             # and their cached entry is not served to 1001 afterwards
-            again = await api.post("/api/v1/chatbot/stream", json={"message": QUESTIONS[0], "options": OPTIONS},
-                                   headers=auth(settings, "1001"))
+            again = await api.post("/api/v1/chatbot/stream", headers=auth(settings, "1001"),
+                                   json={"message": QUESTIONS[0], "options": OPTIONS})
             assert all(w not in again.text for w in OTHER_USERS_WORDS)
     finally:
         await redis.aclose()

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import uuid
-from urllib.parse import quote
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -31,7 +31,7 @@ CHAT_CALLS = [("POST", "/api/v1/chatbot"), ("POST", "/api/v1/chatbot/stream")]
 def _check(response: httpx.Response, allowed: set[int], what: Any) -> None:
     assert response.status_code in allowed, (what, response.status_code, response.text[:300])
     envelope = response.json()
-    assert envelope["code"][:3] == str(response.status_code) and envelope["data"] is None or \
+    assert (envelope["code"][:3] == str(response.status_code) and envelope["data"] is None) or \
         response.status_code == 400, (what, envelope)
 
 

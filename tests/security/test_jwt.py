@@ -56,7 +56,8 @@ def bad_token(case: str, settings: CommonSettings) -> str | None:
         return "Bearer not-a-jwt"
     if case in ("alg_none", "alg_none_upper"):
         alg = "none" if case == "alg_none" else "NONE"
-        return f"Bearer {_b64(json.dumps({'alg': alg, 'typ': 'JWT'}).encode())}.{_b64(json.dumps(good).encode())}."
+        header = _b64(json.dumps({"alg": alg, "typ": "JWT"}).encode())
+        return f"Bearer {header}.{_b64(json.dumps(good).encode())}."
     if case == "hs256_with_public_key":  # RS256/HS256 key confusion: the public key as HMAC secret
         public = _rsa_key().public_key().public_bytes(
             serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
