@@ -1,7 +1,10 @@
 """JWT verification (python-jose) for the APIs and minting of development tokens.
 
 Algorithms are pinned to the configured list, `exp` and `sub` are required, and audience and issuer
-are checked when configured (python-jose >= 3.4 fixes CVE-2024-33663/33664).
+are checked when configured (python-jose >= 3.4 fixes CVE-2024-33663/33664). Before any decoding a
+token is refused when it is over MAX_TOKEN_CHARS, names a key id (`kid`) not in JWT_KEY_IDS, or marks
+header parameters critical (`crit`, none understood here); after it, a subject must fit the stores'
+user id (64 characters) and a role must be a string. Whatever a token holds, the answer is 401.
 """
 
 from __future__ import annotations
@@ -15,6 +18,9 @@ from jose import JWTError, jwt
 from techai_shared.clock import utcnow
 from techai_shared.errors import Unauthenticated
 from techai_shared.settings import CommonSettings
+
+MAX_TOKEN_CHARS = 8192
+MAX_SUBJECT_CHARS = 64  # user_id columns are VARCHAR(64)
 
 
 @dataclass(frozen=True)
@@ -31,12 +37,18 @@ class Principal:
 
 def verify_token(token: str, settings: CommonSettings) -> Principal:
     """Decode and verify a bearer token or raise Unauthenticated."""
+    if len(token) > MAX_TOKEN_CHARS:
+        raise Unauthenticated("token too large")
     try:
         header = jwt.get_unverified_header(token)
     except JWTError as exc:
         raise Unauthenticated("malformed token") from exc
     if header.get("alg") not in settings.jwt_algorithms:
         raise Unauthenticated("token algorithm not allowed")
+    if "kid" in header and header["kid"] not in settings.jwt_key_ids:
+        raise Unauthenticated("unknown token key id")
+    if "crit" in header:
+        raise Unauthenticated("critical token header parameters are not supported")
     options = {
         "require_exp": True,
         "require_sub": True,
@@ -55,10 +67,17 @@ def verify_token(token: str, settings: CommonSettings) -> Principal:
         )
     except JWTError as exc:
         raise Unauthenticated(f"invalid token: {exc}") from exc
+    except (ValueError, TypeError, OverflowError) as exc:  # e.g. "exp": 1e400 (json's Infinity)
+        raise Unauthenticated("invalid token claims") from exc
     subject = claims.get("sub")
     if not isinstance(subject, str | int) or not str(subject).strip():
         raise Unauthenticated("token has no subject")
-    role = str(claims.get("role") or "USER").upper()
+    if len(str(subject).strip()) > MAX_SUBJECT_CHARS:
+        raise Unauthenticated(f"token subject over {MAX_SUBJECT_CHARS} characters")
+    role_claim = claims.get("role")
+    if role_claim is not None and not isinstance(role_claim, str):
+        raise Unauthenticated("token role must be a string")
+    role = (role_claim or "USER").upper()
     return Principal(user_id=str(subject).strip(), role=role)
 
 

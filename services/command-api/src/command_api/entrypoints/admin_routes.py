@@ -22,6 +22,9 @@ from techai_shared.errors import AppError, ErrorCode
 
 router = APIRouter(prefix="/api/v1/admin", tags=["admin"])
 
+CREATED: dict[int | str, dict[str, Any]] = {
+    201: {"description": "created (200 when an upsert changed an existing item)"}}
+
 
 def _item(store: CatalogStore, item_id: str | None, body: BaseModel) -> _Item:
     fields = body.model_dump(exclude={"id"})
@@ -34,13 +37,13 @@ def _written(result: WriteResult, response: Response) -> dict[str, Any]:
     return success(result.public())
 
 
-@router.post("/contests")
+@router.post("/contests", responses=CREATED)
 async def create_contest(body: ContestCreate, _: AdminUser, c: ContainerDep, response: Response
                          ) -> dict[str, Any]:
     return _written(await c.contests.create(_item(c.contests, body.id, body)), response)
 
 
-@router.put("/contests/{contest_id}")
+@router.put("/contests/{contest_id}", responses=CREATED)
 async def update_contest(contest_id: PathId, body: ContestWrite, _: AdminUser, c: ContainerDep,
                          response: Response) -> dict[str, Any]:
     return _written(await c.contests.upsert(_item(c.contests, contest_id, body)), response)
@@ -56,13 +59,13 @@ async def delete_contest(contest_id: str, _: AdminUser, c: ContainerDep) -> dict
     return success((await c.contests.delete(contest_id)).public())
 
 
-@router.post("/news-articles")
+@router.post("/news-articles", responses=CREATED)
 async def create_news_article(body: NewsArticleCreate, _: AdminUser, c: ContainerDep,
                               response: Response) -> dict[str, Any]:
     return _written(await c.news.create(_item(c.news, body.id, body)), response)
 
 
-@router.put("/news-articles/{news_id}")
+@router.put("/news-articles/{news_id}", responses=CREATED)
 async def update_news_article(news_id: PathId, body: NewsArticleWrite, _: AdminUser,
                               c: ContainerDep, response: Response) -> dict[str, Any]:
     return _written(await c.news.upsert(_item(c.news, news_id, body)), response)

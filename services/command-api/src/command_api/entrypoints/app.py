@@ -13,7 +13,9 @@ from command_api.settings import CommandSettings
 from techai_shared.web import (
     BodySizeLimitMiddleware,
     RequestContextMiddleware,
+    Utf8JsonMiddleware,
     install_error_handlers,
+    install_openapi,
     install_ops_routes,
 )
 
@@ -30,9 +32,11 @@ def create_app(settings: CommandSettings, container: Container | None = None) ->
             await app.state.container.close()
 
     app = FastAPI(title="command-api", version="0.1.0", lifespan=lifespan)
+    app.add_middleware(Utf8JsonMiddleware)
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.command_max_body_bytes)
     app.add_middleware(RequestContextMiddleware)
     install_error_handlers(app)
+    install_openapi(app)
     install_ops_routes(app, lambda: app.state.container.readiness_checks())
     app.include_router(admin_routes.router)
     app.include_router(job_routes.router)

@@ -29,7 +29,7 @@ async def read_jobs(_: AdminUser, c: ContainerDep) -> dict[str, Any]:
     return success({"jobs": jobs})
 
 
-@router.post("/{name}/run")
+@router.post("/{name}/run", responses={202: {"description": "still running after the wait"}})
 async def run_job(name: JobName, _: AdminUser, c: ContainerDep, response: Response
                   ) -> dict[str, Any]:
     run, task = await c.ops.runner.start_manual(name)
