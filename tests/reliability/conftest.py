@@ -33,6 +33,11 @@ async def own_stack(workdir: Path, mysql_server_url: str, mongo_server: Server, 
             "SYNC_POLL_TIMEOUT_MS": "200", "SYNC_RETRY_MAX_BACKOFF_SECONDS": "1",
             "SYNC_TOPIC_CHECK_INTERVAL_SECONDS": "1", "SYNC_POSITION_CHECK_INTERVAL_SECONDS": "1",
             "CHATBOT_GENERATE_TITLES": "false",
+            "CHATBOT_RATE_LIMIT_PER_MINUTE": "100",  # raised from 10: a load user sends 20+ a minute
+            # The fake model runs in the test process, which also drives up to 200 clients on 2 cores:
+            # under the load test its answers queue for seconds. What is measured here is the stores'
+            # invariant, not model latency (test_model_faults.py checks the timeouts themselves).
+            "OPENAI_TIMEOUT_SECONDS": "30", "OPENAI_TOTAL_TIMEOUT_SECONDS": "60",
         })
         try:
             running.start()
