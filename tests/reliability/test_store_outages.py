@@ -11,10 +11,12 @@ test_store_outage_is_retried_in_place_without_skipping the worker's side of a Mo
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from devstack.servers import Server, free_port, start_redis, start_secantus
@@ -29,6 +31,8 @@ from tests.support.chat import auth, chat_client, chat_settings
 from tests.support.fake_llm import FakeLlm
 
 pytestmark = pytest.mark.integration
+
+T = TypeVar("T")
 
 QUESTION = "쿠버네티스 챌린지 있어?"  # a catalog question: answered with retrieval when it can be
 
@@ -56,6 +60,14 @@ async def worker_of() -> AsyncIterator[list[SyncWorker]]:
         await worker.stop()
 
 
+async def step(work: Awaitable[T], seconds: float, what: str) -> T:
+    """`work`, or a failure naming the step that did not finish in `seconds` (not a silent hang)."""
+    try:
+        return await asyncio.wait_for(work, seconds)
+    except TimeoutError:
+        raise AssertionError(f"{what} did not finish within {seconds}s") from None
+
+
 def _metric(name: str, **labels: str) -> float:
     return REGISTRY.get_sample_value(name, labels) or 0.0
 
@@ -72,10 +84,10 @@ async def test_mongodb_stopped_chats_are_answered_generally_and_the_projection_c
     sync = SyncSettings(**(cfg.model_dump() | {
         "sync_consumer_group": unique("sync-"), "sync_port": 0, "sync_poll_timeout_ms": 200,
         "sync_session_timeout_ms": 2_000, "sync_heartbeat_interval_ms": 300,
-        "sync_retry_max_backoff_seconds": 0.5}))
+        "sync_retry_max_backoff_seconds": 0.5, "sync_search_index_timeout_seconds": 20}))
     worker = bootstrap(sync)
-    await worker.start()
     worker_of.append(worker)
+    await step(worker.start(), 60, "the sync worker's start")
     user = uuid.uuid4().hex
     h = auth(settings, user)
 
@@ -83,7 +95,8 @@ async def test_mongodb_stopped_chats_are_answered_generally_and_the_projection_c
         return converged(cfg.mysql_url, cfg.mongodb_uri, cfg.mongodb_database, [user])
 
     async with chat_client(cfg) as (api, _):
-        first = await api.post("/api/v1/chatbot", json={"message": QUESTION}, headers=h)
+        first = await step(api.post("/api/v1/chatbot", json={"message": QUESTION}, headers=h), 60,
+                           "the first chat")
         assert first.status_code == 200 and first.json()["data"]["mode"] == "rag", first.text
         sid = first.json()["data"]["conversationId"]
         await eventually(caught_up, within=30)
@@ -91,8 +104,9 @@ async def test_mongodb_stopped_chats_are_answered_generally_and_the_projection_c
         own_servers[0].stop()
         failures = _metric("chatbot_retrieval_failures_total")
         before = len(llm.requests)
-        down = await api.post("/api/v1/chatbot", headers=h,
-                              json={"message": f"{QUESTION} 2", "conversationId": sid})
+        down = await step(api.post("/api/v1/chatbot", headers=h,
+                                   json={"message": f"{QUESTION} 2", "conversationId": sid}),
+                          60, "the chat while MongoDB is down")
         assert down.status_code == 200, down.text
         assert down.json()["data"]["mode"] == "general" and down.json()["data"]["sources"] == [], down.text
         assert _metric("chatbot_retrieval_failures_total") >= failures + 1
