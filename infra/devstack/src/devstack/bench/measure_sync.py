@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 import time
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from pymongo import AsyncMongoClient
 
-from devstack.bench.stack import BenchStack, log
+from devstack.bench.stack import BenchStack, log, profile
 from devstack.bench.stats import latency_summary
 from techai_shared.clock import utcnow
 from techai_shared.conversations import ConversationStore, NewMessage
@@ -95,7 +96,7 @@ async def projection_rate(mongo: AsyncMongoClient[dict[str, Any]], db: str, sess
 
 
 async def measure(stack: BenchStack, mysql_url: str, runs: int, lag_seconds: float,
-                  rate: float) -> dict[str, Any]:
+                  rate: float, profile_dir: Path | None = None) -> dict[str, Any]:
     assert stack.mongo and stack.kafka
     env = stack.env(mysql_url, "bench_sync_lag", group="qs-lag")
     settings = CommonSettings(
@@ -134,9 +135,13 @@ async def measure(stack: BenchStack, mysql_url: str, runs: int, lag_seconds: flo
                     process = stack.spawn_worker(f"bare-sync-{run}", [
                         "-m", "devstack.bench.bare_sync", "--bootstrap", stack.kafka.url, "--topic", topic,
                         "--group", group, "--mongo", stack.mongo.url, "--db", db])
+                spy = profile(process.proc.pid, 8, profile_dir / "query-sync.txt"
+                              if profile_dir and run == 0 and kind == "query-sync" else None)
                 try:
                     value = await projection_rate(mongo, db, sessions_total, messages_total, events_total)
                 finally:
+                    if spy is not None:
+                        spy.wait()
                     stack.stop_process(process)
                 (qs_rates if kind == "query-sync" else bare_rates).append(value)
                 log(f"sync throughput run {run + 1}/{runs} {kind}: {value:.0f} events/s")

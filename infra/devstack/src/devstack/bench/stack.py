@@ -34,6 +34,17 @@ def log(message: str) -> None:
     print(f"[bench {time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
+def profile(pid: int, seconds: float, out: Path | None) -> subprocess.Popen[bytes] | None:
+    """py-spy sampling `pid` for `seconds` into `out` (folded stacks), when profiling was asked for."""
+    if out is None:
+        return None
+    spy = Path(sys.executable).parent / "py-spy"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return subprocess.Popen([str(spy), "record", "-p", str(pid), "-d", str(int(seconds)), "-r", "200",
+                             "--format", "raw", "-o", str(out)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+
+
 def memory_mb(pid: int) -> dict[str, float]:
     """Resident set size now (VmRSS) and its peak so far (VmHWM), in MiB, from /proc."""
     values: dict[str, float] = {}
