@@ -233,7 +233,8 @@ def main() -> None:
     parser.add_argument("--chat-seconds", type=float, default=5)
     parser.add_argument("--saturation-users", type=int, default=16)
     parser.add_argument("--model-ms", type=int, default=300)
-    parser.add_argument("--queries", type=int, default=20, help="searches per retrieval run")
+    parser.add_argument("--queries", type=int, default=12,
+                        help="searches per retrieval run at 1,000 items (fewer at 5,000)")
     parser.add_argument("--only", default="sync,chat,retrieval", help="a part of the bench (no report)")
     parser.add_argument("--profile", type=Path, default=None,
                         help="py-spy folded stacks of chatbot-api and query-sync under load, into this dir")
