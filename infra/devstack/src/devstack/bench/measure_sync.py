@@ -95,8 +95,31 @@ async def projection_rate(mongo: AsyncMongoClient[dict[str, Any]], db: str, sess
     raise RuntimeError(f"projection into {db} did not finish within {within:.0f}s")
 
 
+async def fill_topic(stack: BenchStack, settings: CommonSettings, exchanges: int) -> None:
+    """`exchanges` first exchanges written through ConversationStore into a database of their
+    own, and their events published to topics of their own (4 events each)."""
+    await ensure_topics(settings)
+    engine = make_engine(settings)
+    store = ConversationStore(engine)
+    queue = list(range(exchanges))
+
+    async def writer() -> None:
+        while queue:
+            queue.pop()
+            await store.append_exchange(
+                "throughput", None, NewMessage("user", "안녕하세요, 이번 주 해커톤 있어?", 12),
+                NewMessage("assistant", "네, 두 개가 있습니다.", 9), utcnow())
+
+    await asyncio.gather(*(writer() for _ in range(8)))
+    relay = OutboxRelay(engine, settings)
+    while await relay.publish_pending():
+        pass
+    await relay.stop()
+    await engine.dispose()
+
+
 async def measure(stack: BenchStack, mysql_url: str, runs: int, lag_seconds: float,
-                  rate: float, profile_dir: Path | None = None) -> dict[str, Any]:
+                  rate: float, profile_dir: Path | None = None, exchanges: int = 500) -> dict[str, Any]:
     assert stack.mongo and stack.kafka
     env = stack.env(mysql_url, "bench_sync_lag", group="qs-lag")
     settings = CommonSettings(
@@ -117,12 +140,14 @@ async def measure(stack: BenchStack, mysql_url: str, runs: int, lag_seconds: flo
         stack.stop_process(sync)
         result["lag_runs"] = lag_runs
 
-        # Everything the lag runs wrote is now on the topic: project it again from the start,
-        # alternately with query-sync and with the bare loop, each into a fresh database.
-        sessions_total = int(rate * lag_seconds) * runs
-        messages_total = 2 * sessions_total
-        events_total = 4 * sessions_total
-        topic = settings.topic("conversation")
+        # A topic of `exchanges` first exchanges, projected from its start alternately by
+        # query-sync and by the bare loop, each into a fresh database.
+        tp_env = stack.env(await stack.new_database("tp"), "unused", topics="tp")
+        tp_settings = settings.model_copy(update={"mysql_url": tp_env["MYSQL_URL"],
+                                                  "kafka_topic_prefix": tp_env["KAFKA_TOPIC_PREFIX"]})
+        await fill_topic(stack, tp_settings, exchanges)
+        sessions_total, messages_total, events_total = exchanges, 2 * exchanges, 4 * exchanges
+        topic = tp_settings.topic("conversation")
         qs_rates: list[float] = []
         bare_rates: list[float] = []
         for run in range(runs):
@@ -130,7 +155,8 @@ async def measure(stack: BenchStack, mysql_url: str, runs: int, lag_seconds: flo
                 db, group = f"bench_tp_{kind.replace('-', '')}_{run}", f"tp-{kind}-{run}"
                 if kind == "query-sync":
                     process = stack.spawn(f"query-sync-tp{run}", ["-m", "query_sync"],
-                                          stack.env(mysql_url, db, group=group), port_env="SYNC_PORT")
+                                          {**tp_env, "MONGODB_DATABASE": db, "SYNC_CONSUMER_GROUP": group},
+                                          port_env="SYNC_PORT")
                 else:
                     process = stack.spawn_worker(f"bare-sync-{run}", [
                         "-m", "devstack.bench.bare_sync", "--bootstrap", stack.kafka.url, "--topic", topic,

@@ -118,13 +118,14 @@ class BenchStack:
                 await conn.execute(text(f"DROP DATABASE IF EXISTS {name}"))
         await admin.dispose()
 
-    def env(self, mysql_url: str, mongo_db: str, group: str = "query-sync-bench") -> dict[str, str]:
+    def env(self, mysql_url: str, mongo_db: str, group: str = "query-sync-bench", topics: str = ""
+            ) -> dict[str, str]:
         assert self.kafka and self.mongo and self.redis
         return {
             "ENVIRONMENT": "test",
             "MYSQL_URL": mysql_url,
             "KAFKA_BOOTSTRAP_SERVERS": self.kafka.url,
-            "KAFKA_TOPIC_PREFIX": f"bench{self.tag}",
+            "KAFKA_TOPIC_PREFIX": f"bench{self.tag}{topics}",
             "MONGODB_URI": self.mongo.url,
             "MONGODB_DATABASE": mongo_db,
             "REDIS_URL": self.redis.url,
