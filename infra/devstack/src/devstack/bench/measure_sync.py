@@ -34,11 +34,10 @@ async def lag_run(settings: CommonSettings, mongo: AsyncMongoClient[dict[str, An
     store = ConversationStore(engine, on_commit=relay.wake)
     relay.start()
     committed: dict[str, datetime] = {}
-    user = f"lag{run}"
 
-    async def one() -> None:
+    async def one(i: int) -> None:
         exchange = await store.append_exchange(
-            user, None, NewMessage("user", "안녕하세요, 이번 주 해커톤 있어?", 12),
+            f"lag{run}-{i % 200}", None, NewMessage("user", "안녕하세요, 이번 주 해커톤 있어?", 12),
             NewMessage("assistant", "네, 두 개가 있습니다.", 9), utcnow())
         committed[exchange.session.session_id] = utcnow()
 
@@ -49,18 +48,19 @@ async def lag_run(settings: CommonSettings, mongo: AsyncMongoClient[dict[str, An
         delay = start + i / rate - time.monotonic()
         if delay > 0:
             await asyncio.sleep(delay)
-        tasks.append(asyncio.create_task(one()))
+        tasks.append(asyncio.create_task(one(i)))
     await asyncio.gather(*tasks)
     achieved = count / (time.monotonic() - start)
     sessions = mongo[settings.mongodb_database][SESSIONS]
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        done = await sessions.count_documents({"user_id": user, "version": FINAL_VERSION})
+        done = await sessions.count_documents({"session_id": {"$in": list(committed)},
+                                               "version": FINAL_VERSION})
         if done >= count:
             break
         await asyncio.sleep(0.2)
     lags = []
-    async for doc in sessions.find({"user_id": user, "version": FINAL_VERSION},
+    async for doc in sessions.find({"session_id": {"$in": list(committed)}, "version": FINAL_VERSION},
                                    {"session_id": 1, "updated_at": 1}):
         commit = committed.get(doc["session_id"])
         if commit is not None:
@@ -105,9 +105,9 @@ async def fill_topic(stack: BenchStack, settings: CommonSettings, exchanges: int
 
     async def writer() -> None:
         while queue:
-            queue.pop()
+            i = queue.pop()
             await store.append_exchange(
-                "throughput", None, NewMessage("user", "안녕하세요, 이번 주 해커톤 있어?", 12),
+                f"tp-{i % 200}", None, NewMessage("user", "안녕하세요, 이번 주 해커톤 있어?", 12),
                 NewMessage("assistant", "네, 두 개가 있습니다.", 9), utcnow())
 
     await asyncio.gather(*(writer() for _ in range(8)))
