@@ -169,6 +169,7 @@ async def measure(stack: BenchStack, mysql_url: str, runs: int, lag_seconds: flo
                     if spy is not None:
                         spy.wait()
                     stack.stop_process(process)
+                    await mongo.drop_database(db)  # SecantusDB slows down as databases pile up
                 (qs_rates if kind == "query-sync" else bare_rates).append(value)
                 log(f"sync throughput run {run + 1}/{runs} {kind}: {value:.0f} events/s")
         result["events"] = events_total
