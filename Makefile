@@ -15,6 +15,7 @@
 #   make up        docker compose: build the images, start the whole stack (needs Docker and .env)
 #   make down      docker compose: stop and remove the containers (volumes are kept)
 #   make logs      docker compose: follow the logs (SERVICES="chatbot-api query-sync" to narrow)
+#   make bench     measured figures vs bare baselines (MariaDB on :3306): table + bench/results/latest.json
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -36,7 +37,7 @@ space := $(empty) $(empty)
 ROLE ?= USER
 PYTEST_ARGS ?=
 
-.PHONY: help install run test test-slow lint token migrate seed eval eval-chat eval-search clean jobs rebuild up down logs
+.PHONY: help install run test test-slow lint token migrate seed eval eval-chat eval-search clean jobs rebuild up down logs bench
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -115,3 +116,8 @@ down: ## stop the docker compose stack (the named volumes keep the data; add -v 
 
 logs: ## follow the docker compose logs (SERVICES="chatbot-api query-sync" for some)
 	$(COMPOSE) logs --follow --tail=200 $(SERVICES)
+
+BENCH_ARGS ?=
+
+bench: install ## measure sync, chat, retrieval and memory against bare baselines (7-10 min)
+	$(PY) -m devstack.bench --root "$(CURDIR)" $(BENCH_ARGS)

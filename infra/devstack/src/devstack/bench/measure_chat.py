@@ -1,0 +1,185 @@
+"""Chat: throughput at saturation vs a bare endpoint, latency at 1/10/50 users, memory under load."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from devstack.bench.stack import Process, log, memory_mb, profile
+from devstack.bench.stats import latency_summary
+from techai_shared.auth import mint_token
+from techai_shared.settings import CommonSettings
+
+GENERAL = {"message": "안녕하세요! 오늘도 잘 부탁해요",
+           "options": {"includeContests": False, "includeNews": False, "includeBookmarks": False}}
+CATALOG_QUESTIONS = [
+    "대학생이 참가할 수 있는 AI 해커톤 알려줘",
+    "이번 달 마감인 공모전 있어?",
+    "최근 클라우드 관련 뉴스 알려줘",
+    "보안 CTF 대회 일정이 궁금해",
+    "what hackathons are open for registration?",
+    "latest news about large language models",
+    "데이터 분석 경진대회 상금이 큰 거",
+    "모바일 앱 개발 챌린지 있어?",
+]
+
+Send = Callable[[int, int], Awaitable[dict[str, Any]]]
+
+
+@dataclass
+class Load:
+    completed: int
+    seconds: float
+    latencies_ms: list[float]
+    errors: int
+    first_error: str = ""
+
+    @property
+    def rps(self) -> float:
+        return self.completed / self.seconds if self.seconds else 0.0
+
+
+async def closed_loop(send: Send, users: int, seconds: float) -> Load:
+    """`users` clients, each sending its next request when the last one is answered."""
+    latencies: list[float] = []
+    errors = 0
+    first_error = ""
+    stop_at = time.monotonic() + seconds
+
+    async def user(u: int) -> None:
+        nonlocal errors, first_error
+        i = 0
+        while time.monotonic() < stop_at:
+            began = time.perf_counter()
+            try:
+                await send(u, i)
+                latencies.append((time.perf_counter() - began) * 1000)
+            except Exception as exc:
+                errors += 1
+                first_error = first_error or str(exc)[:300]
+            i += 1
+
+    start = time.monotonic()
+    await asyncio.gather(*(user(u) for u in range(users)))
+    return Load(len(latencies), time.monotonic() - start, latencies, errors, first_error)
+
+
+class ChatClient:
+    """Users of chatbot-api, each with a token and a session of its own."""
+
+    def __init__(self, service: Process, settings: CommonSettings, users: int,
+                 client: httpx.AsyncClient) -> None:
+        self.url = service.url + "/api/v1/chatbot"
+        self.client = client
+        self.headers = [{"Authorization": f"Bearer {mint_token(str(70000 + u), settings)}"}
+                        for u in range(users)]
+        self.sessions: list[str] = []
+        self.modes: set[str] = set()
+
+    async def open_sessions(self) -> None:
+        self.sessions = [(await self._post(u, dict(GENERAL)))["conversationId"]
+                         for u in range(len(self.headers))]
+
+    async def _post(self, u: int, body: dict[str, Any]) -> dict[str, Any]:
+        response = await self.client.post(self.url, json=body, headers=self.headers[u])
+        if response.status_code != 200:
+            raise RuntimeError(f"chat answered {response.status_code}: {response.text[:300]}")
+        data: dict[str, Any] = response.json()["data"]
+        self.modes.add(data["mode"])
+        return data
+
+    async def general(self, u: int, i: int) -> dict[str, Any]:
+        return await self._post(u, {**GENERAL, "conversationId": self.sessions[u]})
+
+    async def catalog(self, u: int, i: int) -> dict[str, Any]:
+        """A first-turn catalog question (a new session, so no follow-up rule skips retrieval)."""
+        return await self._post(u, {"message": CATALOG_QUESTIONS[(u + i) % len(CATALOG_QUESTIONS)]})
+
+
+class BareClient:
+    def __init__(self, service: Process, users: int, client: httpx.AsyncClient) -> None:
+        self.url = service.url
+        self.client = client
+        self.users = users
+        self.sessions: list[str] = []
+
+    async def open_sessions(self) -> None:
+        for u in range(self.users):
+            r = await self.client.post(self.url + "/session", json={"userId": str(70000 + u)})
+            self.sessions.append(r.json()["conversationId"])
+
+    async def general(self, u: int, i: int) -> dict[str, Any]:
+        response = await self.client.post(self.url + "/chat", json={
+            "conversationId": self.sessions[u], "userId": str(70000 + u), "message": GENERAL["message"]})
+        response.raise_for_status()
+        data: dict[str, Any] = response.json()
+        return data
+
+
+async def set_model_delay(model: Process, seconds: float) -> None:
+    async with httpx.AsyncClient() as client:
+        (await client.post(model.url + "/control", json={"delay": seconds})).raise_for_status()
+
+
+async def measure(chatbot: Process, bare: Process, model: Process, settings: CommonSettings,
+                  watched: dict[str, Process], runs: int, seconds: float, saturation_users: int,
+                  latency_users: list[int], model_ms: int, profile_dir: Path | None = None
+                  ) -> dict[str, Any]:
+    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
+    result: dict[str, Any] = {"memory_at_rest": {n: memory_mb(p.proc.pid) for n, p in watched.items()}}
+    async with httpx.AsyncClient(timeout=60, limits=limits) as client:
+        users = max(saturation_users, *latency_users)
+        chat = ChatClient(chatbot, settings, users, client)
+        base = BareClient(bare, users, client)
+        await set_model_delay(model, 0)
+        await chat.open_sessions()
+        await base.open_sessions()
+        if chat.modes != {"general"}:
+            raise RuntimeError(f"general-mode chat answered in modes {chat.modes}")
+        # Throughput at saturation, chatbot-api and the bare endpoint in turn.
+        chat_rps, bare_rps = [], []
+        await closed_loop(chat.general, saturation_users, 2)  # warm-up
+        await closed_loop(base.general, saturation_users, 2)
+        for run in range(runs):
+            spy = profile(chatbot.proc.pid, seconds, profile_dir / "chatbot-api.txt"
+                          if profile_dir and run == 0 else None)
+            c = await closed_loop(chat.general, saturation_users, seconds)
+            if spy is not None:
+                spy.wait()
+            b = await closed_loop(base.general, saturation_users, seconds)
+            if c.errors or b.errors:
+                raise RuntimeError(f"throughput run failed requests: chat {c.errors}, bare {b.errors}")
+            chat_rps.append(c.rps)
+            bare_rps.append(b.rps)
+            log(f"chat throughput run {run + 1}/{runs}: chatbot-api {c.rps:.1f}/s, bare {b.rps:.1f}/s "
+                f"({saturation_users} users)")
+        result["throughput"] = {"users": saturation_users, "chat_rps": chat_rps, "bare_rps": bare_rps,
+                                "ratios": [c / b for c, b in zip(chat_rps, bare_rps, strict=True)]}
+        # Latency with a model taking model_ms, general mode then retrieval on.
+        await set_model_delay(model, model_ms / 1000)
+        latency: dict[str, Any] = {}
+        for mode, send in (("general", chat.general), ("retrieval", chat.catalog)):
+            chat.modes = set()
+            for n in latency_users:
+                per_run = []
+                for run in range(runs):
+                    load = await closed_loop(send, n, seconds)
+                    # an overloaded service failing requests is a result here, not a reason to stop
+                    summary = {**latency_summary(load.latencies_ms), "rps": round(load.rps, 1),
+                               "errors": load.errors, "first_error": load.first_error}
+                    per_run.append(summary)
+                    log(f"chat latency {mode} {n} users run {run + 1}/{runs}: p50 {summary['p50']} "
+                        f"p95 {summary['p95']} p99 {summary['p99']} ms, {load.errors} failed")
+                latency[f"{mode}_{n}u"] = per_run
+            latency[f"{mode}_modes"] = sorted(chat.modes)
+        if "rag" not in latency["retrieval_modes"]:
+            raise RuntimeError(f"catalog questions were never answered with sources: {latency}")
+        result["latency"] = latency
+    result["memory_under_load"] = {n: memory_mb(p.proc.pid) for n, p in watched.items()}
+    return result

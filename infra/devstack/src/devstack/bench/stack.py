@@ -1,0 +1,182 @@
+"""What the bench runs on: the embedded servers, its own MariaDB databases, and service processes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from devstack.servers import (
+    Server,
+    free_port,
+    port_open,
+    start_redis,
+    start_secantus,
+    start_tansu,
+    wait_until,
+)
+from techai_shared.db.engine import make_engine
+from techai_shared.db.migrate import upgrade_to_head
+from techai_shared.settings import CommonSettings
+
+MYSQL_SERVER_URL = os.environ.get("BENCH_MYSQL_URL", "mysql+asyncmy://root@127.0.0.1:3306")
+
+
+def log(message: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+def profile(pid: int, seconds: float, out: Path | None) -> subprocess.Popen[bytes] | None:
+    """py-spy sampling `pid` for `seconds` into `out` (folded stacks), when profiling was asked for."""
+    if out is None:
+        return None
+    spy = Path(sys.executable).parent / "py-spy"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return subprocess.Popen([str(spy), "record", "-p", str(pid), "-d", str(int(seconds)), "-r", "200",
+                             "--format", "raw", "-o", str(out)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+
+
+def memory_mb(pid: int) -> dict[str, float]:
+    """Resident set size now (VmRSS) and its peak so far (VmHWM), in MiB, from /proc."""
+    values: dict[str, float] = {}
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            key, _, rest = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                values[key] = round(int(rest.split()[0]) / 1024, 1)
+    except OSError:
+        pass
+    return {"rss_mb": values.get("VmRSS", 0.0), "peak_rss_mb": values.get("VmHWM", 0.0)}
+
+
+@dataclass
+class Process:
+    name: str
+    proc: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+@dataclass
+class BenchStack:
+    workdir: Path
+    tag: str = field(default_factory=lambda: uuid.uuid4().hex[:8])
+    servers: list[Server] = field(default_factory=list)
+    processes: list[Process] = field(default_factory=list)
+    databases: list[str] = field(default_factory=list)
+    kafka: Server | None = None
+    mongo: Server | None = None
+    redis: Server | None = None
+
+    def start_servers(self) -> None:
+        logs = self.workdir / "logs"
+        self.kafka = start_tansu(free_port(), logs / "tansu.log")
+        self.mongo = start_secantus(free_port(), self.workdir / "secantus", logs / "secantus.log")
+        self.redis = start_redis(free_port(), self.workdir / "redis", logs / "redis.log")
+        self.servers += [self.kafka, self.mongo, self.redis]
+
+    async def new_database(self, suffix: str) -> str:
+        """A MariaDB database of the bench's own, migrated to head; dropped by close()."""
+        name = f"techai_bench_{self.tag}_{suffix}"
+        admin = create_async_engine(MYSQL_SERVER_URL + "/", isolation_level="AUTOCOMMIT")
+        async with admin.connect() as conn:
+            await conn.execute(text(f"CREATE DATABASE {name} CHARACTER SET utf8mb4"))
+        await admin.dispose()
+        self.databases.append(name)
+        url = f"{MYSQL_SERVER_URL}/{name}"
+        engine = make_engine(CommonSettings(mysql_url=url))
+        await upgrade_to_head(engine)
+        await engine.dispose()
+        return url
+
+    async def drop_databases(self) -> None:
+        admin = create_async_engine(MYSQL_SERVER_URL + "/", isolation_level="AUTOCOMMIT")
+        async with admin.connect() as conn:
+            for name in self.databases:
+                await conn.execute(text(f"DROP DATABASE IF EXISTS {name}"))
+        await admin.dispose()
+
+    def env(self, mysql_url: str, mongo_db: str, group: str = "query-sync-bench", topics: str = ""
+            ) -> dict[str, str]:
+        assert self.kafka and self.mongo and self.redis
+        return {
+            "ENVIRONMENT": "test",
+            "MYSQL_URL": mysql_url,
+            "KAFKA_BOOTSTRAP_SERVERS": self.kafka.url,
+            "KAFKA_TOPIC_PREFIX": f"bench{self.tag}{topics}",
+            "MONGODB_URI": self.mongo.url,
+            "MONGODB_DATABASE": mongo_db,
+            "REDIS_URL": self.redis.url,
+            "SYNC_CONSUMER_GROUP": group,
+            "LOG_LEVEL": "WARNING",
+        }
+
+    def spawn(self, name: str, argv: list[str], env: dict[str, str], port_env: str | None = None,
+              ready_path: str | None = "/readyz", timeout: float = 90) -> Process:
+        port = free_port()
+        path = self.workdir / "logs" / f"{name}.log"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        full_env = {**os.environ, **env}
+        if port_env:
+            full_env[port_env] = str(port)
+        with open(path, "ab") as handle:
+            proc = subprocess.Popen([sys.executable, *argv, *([] if port_env else ["--port", str(port)])],
+                                    env=full_env, stdout=handle, stderr=subprocess.STDOUT,
+                                    stdin=subprocess.DEVNULL)
+        process = Process(name, proc, port, path)
+        self.processes.append(process)
+        if ready_path is None:
+            wait_until(lambda: port_open(port), timeout, name, proc, path)
+        else:
+            wait_until(lambda: _ready(process.url + ready_path), timeout, name, proc, path)
+        return process
+
+    def spawn_worker(self, name: str, argv: list[str], env: dict[str, str] | None = None) -> Process:
+        """A process without a port of its own (the bare sync loop)."""
+        path = self.workdir / "logs" / f"{name}.log"
+        with open(path, "ab") as handle:
+            proc = subprocess.Popen([sys.executable, *argv], env={**os.environ, **(env or {})},
+                                    stdout=handle, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        process = Process(name, proc, 0, path)
+        self.processes.append(process)
+        return process
+
+    def stop_process(self, process: Process) -> None:
+        process.stop()
+        if process in self.processes:
+            self.processes.remove(process)
+
+    def close(self) -> None:
+        for process in reversed(self.processes):
+            process.stop()
+        for server in reversed(self.servers):
+            server.stop()
+
+
+def _ready(url: str) -> bool:
+    try:
+        return httpx.get(url, timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False
