@@ -226,6 +226,9 @@ async def test_usage_is_kept_per_day_and_shown_to_its_user_only(model_cfg, setti
         for query in ("from=2026-13-01", "from=2026-05-02&to=2026-05-01", "from=2020-01-01&to=2026-01-01"):
             bad = await api.get(f"/api/v1/chatbot/usage?{query}", headers=auth(settings, user))
             assert bad.status_code == 400 and bad.json()["code"] == "4001", (query, bad.text)
+        early = await api.get("/api/v1/chatbot/usage?to=0001-01-05", headers=auth(settings, user))
+        assert early.status_code == 200, early.text  # the window starts at year 1, not before it
+        assert early.json()["data"]["from"] == "0001-01-01"
     async with engine.connect() as conn:
         rows = (await conn.execute(select(usage_daily).where(usage_daily.c.user_id == user))).all()
     assert len(rows) == 1 and rows[0].requests == 2

@@ -60,22 +60,31 @@ def fuzz(base_url: str, headers: dict[str, str]) -> list[str]:
     for result in schema.get_all_operations():
         operation = result.ok()
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
-            @hypothesis.settings(max_examples=MAX_EXAMPLES, deadline=None, derandomize=True,
-                                 database=None, suppress_health_check=list(hypothesis.HealthCheck),
-                                 phases=[hypothesis.Phase.explicit, hypothesis.Phase.generate])
-            @hypothesis.given(case=operation.as_strategy(generation_mode=mode))
-            def run(case: Any, label: str = operation.label, mode: GenerationMode = mode) -> None:
-                response = case.call(base_url=base_url, headers=headers, timeout=60)
-                try:
-                    case.validate_response(response, checks=CHECKS, headers=headers)
-                except (AssertionError, FailureGroup) as exc:
-                    reason = [x for x in str(exc).splitlines() if x.strip()][0:5]
-                    failures.append(f"{label} [{mode.value}] {response.status_code}: {reason} "
-                                    f"body={response.text[:200]!r} request={case.path_parameters} "
-                                    f"{case.query} {str(case.body)[:200]}")
-
-            run()
+            fuzz_operation(operation, mode, base_url, headers, failures)
     return failures
+
+
+def fuzz_operation(operation: Any, mode: GenerationMode, base_url: str, headers: dict[str, str],
+                   failures: list[str]) -> None:
+    """Run the generated cases of one operation in one mode (hypothesis's @given takes no defaults,
+    so the loop's values are bound by this function's arguments)."""
+    label = operation.label
+
+    @hypothesis.settings(max_examples=MAX_EXAMPLES, deadline=None, derandomize=True,
+                         database=None, suppress_health_check=list(hypothesis.HealthCheck),
+                         phases=[hypothesis.Phase.explicit, hypothesis.Phase.generate])
+    @hypothesis.given(case=operation.as_strategy(generation_mode=mode))
+    def run(case: Any) -> None:
+        response = case.call(base_url=base_url, headers=headers, timeout=60)
+        try:
+            case.validate_response(response, checks=CHECKS, headers=headers)
+        except (AssertionError, FailureGroup) as exc:
+            reason = [x for x in str(exc).splitlines() if x.strip()][0:5]
+            failures.append(f"{label} [{mode.value}] {response.status_code}: {reason} "
+                            f"body={response.text[:200]!r} request={case.path_parameters} "
+                            f"{case.query} {str(case.body)[:200]}")
+
+    run()
 
 
 async def test_chatbot_api_keeps_its_openapi_document(settings, llm):

@@ -96,7 +96,8 @@ async def read_usage(
 ) -> dict[str, Any]:
     """The caller's daily token usage and estimated cost (Asia/Seoul days, both ends included)."""
     last = last or utcnow().astimezone(KST).date()
-    first = first or last - timedelta(days=29)
+    # the 30 days up to `to` (from year 1 at the least: 0001-01-01 minus a day does not exist)
+    first = first or max(date.min, last - timedelta(days=min(29, (last - date.min).days)))
     if first > last:
         raise InvalidInput("from must not be after to", data={"from": "must not be after to"})
     if (last - first).days + 1 > MAX_USAGE_DAYS:
