@@ -16,11 +16,12 @@ import logging
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Iterator
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 from devstack.servers import Server, free_port, start_redis, start_secantus
 from prometheus_client import REGISTRY
+from pymongo import AsyncMongoClient
 
 from query_sync.bootstrap import SyncWorker, bootstrap
 from query_sync.settings import SyncSettings
@@ -68,6 +69,18 @@ async def step(work: Awaitable[T], seconds: float, what: str) -> T:
         raise AssertionError(f"{what} did not finish within {seconds}s") from None
 
 
+async def catalog_indexed(uri: str, database: str) -> bool:
+    """Whether the worker has created the unique index of every catalog collection."""
+    client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(uri)
+    try:
+        for name in ("contests", "news_articles", "bookmarks"):
+            if "uq_document_id" not in await client[database][name].index_information():
+                return False
+        return True
+    finally:
+        await client.close()
+
+
 def _metric(name: str, **labels: str) -> float:
     return REGISTRY.get_sample_value(name, labels) or 0.0
 
@@ -88,6 +101,10 @@ async def test_mongodb_stopped_chats_are_answered_generally_and_the_projection_c
     worker = bootstrap(sync)
     worker_of.append(worker)
     await step(worker.start(), 60, "the sync worker's start")
+    # SecantusDB can livelock when a collection is created by createIndexes while another client
+    # inserts into it (seen here: the worker's projectors preparing while chat_client loads the
+    # catalog). The worker's indexes first, then the catalog.
+    await eventually(lambda: catalog_indexed(cfg.mongodb_uri, cfg.mongodb_database), within=60)
     user = uuid.uuid4().hex
     h = auth(settings, user)
 
