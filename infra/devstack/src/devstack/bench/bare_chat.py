@@ -9,7 +9,6 @@ throughput ratio measures. `python -m devstack.bench.bare_chat --port N` (MYSQL_
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import uuid
@@ -17,11 +16,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 import httpx
-import uvicorn
 from fastapi import FastAPI, Request
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from devstack.bench.model_server import serve
 from techai_shared.db.schema import conversation_messages as messages_t
 from techai_shared.db.schema import conversation_sessions as sessions_t
 from techai_shared.db.schema import outbox_events
@@ -81,10 +80,7 @@ async def chat(request: Request) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
-    args = parser.parse_args()
-    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", access_log=False)
+    serve(app)
 
 
 if __name__ == "__main__":

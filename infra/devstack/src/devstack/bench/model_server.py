@@ -39,11 +39,16 @@ async def complete(request: Request) -> dict[str, Any]:
     }
 
 
-def main() -> None:
+def serve(asgi_app: Any) -> None:
+    """Serve `asgi_app` on 127.0.0.1:--port, quietly: the bench's helper processes run this."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
     args = parser.parse_args()
-    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", access_log=False)
+    uvicorn.run(asgi_app, host="127.0.0.1", port=args.port, log_level="warning", access_log=False)
+
+
+def main() -> None:
+    serve(app)
 
 
 if __name__ == "__main__":
