@@ -15,9 +15,14 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from pymongo import AsyncMongoClient
+from sqlalchemy import func, select
+
 from devstack.bench import measure_chat, measure_retrieval, measure_sync
-from devstack.bench.stack import BenchStack, log
+from devstack.bench.stack import BenchStack, log, pids_named
 from devstack.bench.stats import median_of, runs_summary
+from techai_shared.db.engine import make_engine
+from techai_shared.db.schema import conversation_messages as messages_t
 from techai_shared.embeddings import make_embedder
 from techai_shared.settings import CommonSettings
 
@@ -131,13 +136,51 @@ async def chat_part(stack: BenchStack, args: argparse.Namespace, report: dict[st
                        ready_path=None)
     await asyncio.sleep(2)  # let the services settle before "at rest"
     token_settings = CommonSettings(environment="test")
+    cpu_pids = {p.name: p.proc.pid for p in (chatbot, sync_proc, command, bare, model)}
+    cpu_pids |= {s.name: s.proc.pid for s in stack.servers}
+    cpu_pids |= {f"mariadb{'' if i == 0 else i}": pid
+                 for i, pid in enumerate(pids_named("mariadbd", "mysqld"))}
+    cpu_pids["bench-client"] = os.getpid()
+    caught_up = ProjectionWatch(mysql_url, stack.mongo.url if stack.mongo else "", CHAT_DB)
     report["chat"] = await measure_chat.measure(
         chatbot, bare, model, token_settings,
         {"chatbot-api": chatbot, "query-sync": sync_proc, "command-api": command},
         args.runs, args.chat_seconds, args.saturation_users, [1, 10, 50], args.model_ms,
-        args.profile)
+        args.profile, cpu_pids, caught_up)
+    await caught_up.close()
     for process in (chatbot, sync_proc, command, bare, model):
         stack.stop_process(process)
+
+
+class ProjectionWatch:
+    """Awaitable: returns once MongoDB holds every message of the command store (query-sync caught up);
+    a projection that stops short of it within `timeout` fails the bench."""
+
+    def __init__(self, mysql_url: str, mongo_url: str, db: str, timeout: float = 180) -> None:
+        self._engine = make_engine(CommonSettings(mysql_url=mysql_url))
+        self._mongo: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(mongo_url)
+        self._messages = self._mongo[db]["conversation_messages"]
+        self._timeout = timeout
+
+    async def __call__(self) -> None:
+        started = time.monotonic()
+        while True:
+            async with self._engine.connect() as conn:
+                stored = (await conn.execute(select(func.count()).select_from(messages_t))).scalar_one()
+            projected = await self._messages.count_documents({})
+            if projected >= stored:
+                break
+            if time.monotonic() - started > self._timeout:
+                raise RuntimeError(f"query-sync projected {projected} of {stored} messages in "
+                                   f"{self._timeout:.0f} s")
+            await asyncio.sleep(0.25)
+        waited = time.monotonic() - started
+        if waited >= 1:
+            log(f"query-sync caught up in {waited:.1f} s ({stored} messages)")
+
+    async def close(self) -> None:
+        await self._engine.dispose()
+        await self._mongo.close()
 
 
 def headline(report: dict[str, Any], model_ms: int) -> dict[str, Any]:

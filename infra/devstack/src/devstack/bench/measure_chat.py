@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -11,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from devstack.bench.stack import Process, log, memory_mb, profile
+from devstack.bench.stack import CpuMeter, Process, log, memory_mb, profile
 from devstack.bench.stats import latency_summary
 from techai_shared.auth import mint_token
 from techai_shared.settings import CommonSettings
@@ -68,6 +69,10 @@ async def closed_loop(send: Send, users: int, seconds: float) -> Load:
     start = time.monotonic()
     await asyncio.gather(*(user(u) for u in range(users)))
     return Load(len(latencies), time.monotonic() - start, latencies, errors, first_error)
+
+
+async def _nothing() -> None:
+    return None
 
 
 class ChatClient:
@@ -129,8 +134,10 @@ async def set_model_delay(model: Process, seconds: float) -> None:
 
 async def measure(chatbot: Process, bare: Process, model: Process, settings: CommonSettings,
                   watched: dict[str, Process], runs: int, seconds: float, saturation_users: int,
-                  latency_users: list[int], model_ms: int, profile_dir: Path | None = None
-                  ) -> dict[str, Any]:
+                  latency_users: list[int], model_ms: int, profile_dir: Path | None = None,
+                  cpu_pids: dict[str, int] | None = None,
+                  caught_up: Callable[[], Awaitable[None]] = _nothing) -> dict[str, Any]:
+    """`caught_up` returns once query-sync has projected every message chatbot-api stored."""
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
     result: dict[str, Any] = {"memory_at_rest": {n: memory_mb(p.proc.pid) for n, p in watched.items()}}
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
@@ -143,24 +150,52 @@ async def measure(chatbot: Process, bare: Process, model: Process, settings: Com
         if chat.modes != {"general"}:
             raise RuntimeError(f"general-mode chat answered in modes {chat.modes}")
         # Throughput at saturation, chatbot-api and the bare endpoint in turn.
-        chat_rps, bare_rps = [], []
+        chat_rps, bare_rps, live_rps = [], [], []
+        meter = CpuMeter(cpu_pids or {})
+        cpu_runs: list[dict[str, dict[str, float]]] = []
         await closed_loop(chat.general, saturation_users, 2)  # warm-up
         await closed_loop(base.general, saturation_users, 2)
         for run in range(runs):
-            spy = profile(chatbot.proc.pid, seconds, profile_dir / "chatbot-api.txt"
-                          if profile_dir and run == 0 else None)
-            c = await closed_loop(chat.general, saturation_users, seconds)
-            if spy is not None:
-                spy.wait()
-            b = await closed_loop(base.general, saturation_users, seconds)
+            await caught_up()
+            live = await closed_loop(chat.general, saturation_users, seconds)
+            if live.errors:
+                raise RuntimeError(f"throughput run with the projection live failed {live.errors}")
+            live_rps.append(live.rps)
+            await caught_up()
+            # The pair measured against each other runs with query-sync stopped: neither request
+            # path includes the projection, and on this machine it would take CPU from one side
+            # only (the bare endpoint's events are never projected). It catches up after the pair.
+            sync_proc = watched["query-sync"].proc
+            sync_proc.send_signal(signal.SIGSTOP)
+            try:
+                spy = profile(chatbot.proc.pid, seconds, profile_dir / "chatbot-api.txt"
+                              if profile_dir and run == 0 else None)
+                meter.start()
+                c = await closed_loop(chat.general, saturation_users, seconds)
+                chat_cpu = meter.stop()
+                if spy is not None:
+                    spy.wait()
+                meter.start()
+                b = await closed_loop(base.general, saturation_users, seconds)
+                bare_cpu = meter.stop()
+            finally:
+                sync_proc.send_signal(signal.SIGCONT)
+            cpu_runs.append({"chatbot_api_ms_per_request": _per_request(chat_cpu, c.completed),
+                             "bare_ms_per_request": _per_request(bare_cpu, b.completed)})
             if c.errors or b.errors:
                 raise RuntimeError(f"throughput run failed requests: chat {c.errors}, bare {b.errors}")
             chat_rps.append(c.rps)
             bare_rps.append(b.rps)
             log(f"chat throughput run {run + 1}/{runs}: chatbot-api {c.rps:.1f}/s, bare {b.rps:.1f}/s "
-                f"({saturation_users} users)")
+                f"({saturation_users} users); chatbot-api with the projection live {live.rps:.1f}/s")
+            if cpu_pids:
+                for side, key in (("chatbot-api", "chatbot_api_ms_per_request"),
+                                  ("bare", "bare_ms_per_request")):
+                    log(f"  CPU ms per request, {side} run: {_top(cpu_runs[-1][key])}")
         result["throughput"] = {"users": saturation_users, "chat_rps": chat_rps, "bare_rps": bare_rps,
-                                "ratios": [c / b for c, b in zip(chat_rps, bare_rps, strict=True)]}
+                                "ratios": [c / b for c, b in zip(chat_rps, bare_rps, strict=True)],
+                                "chat_rps_projection_live": live_rps, "cpu": cpu_runs}
+        await caught_up()
         # Latency with a model taking model_ms, general mode then retrieval on.
         await set_model_delay(model, model_ms / 1000)
         latency: dict[str, Any] = {}
@@ -183,3 +218,14 @@ async def measure(chatbot: Process, bare: Process, model: Process, settings: Com
         result["latency"] = latency
     result["memory_under_load"] = {n: memory_mb(p.proc.pid) for n, p in watched.items()}
     return result
+
+
+def _per_request(cpu: dict[str, float], completed: int) -> dict[str, float]:
+    """CPU milliseconds each process spent per completed request of a run."""
+    return {name: round(1000 * seconds / max(completed, 1), 2) for name, seconds in cpu.items()}
+
+
+def _top(per_request: dict[str, float]) -> str:
+    busy = sorted(per_request.items(), key=lambda kv: -kv[1])
+    total = sum(per_request.values())
+    return f"total {total:.1f}: " + ", ".join(f"{name} {ms:.1f}" for name, ms in busy if ms >= 0.1)

@@ -41,7 +41,7 @@ def profile(pid: int, seconds: float, out: Path | None) -> subprocess.Popen[byte
     spy = Path(sys.executable).parent / "py-spy"
     out.parent.mkdir(parents=True, exist_ok=True)
     return subprocess.Popen([str(spy), "record", "-p", str(pid), "-d", str(int(seconds)), "-r", "200",
-                             "--format", "raw", "-o", str(out)], stdout=subprocess.DEVNULL,
+                             "--format", "raw", "--nonblocking", "-o", str(out)], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
 
 
@@ -56,6 +56,43 @@ def memory_mb(pid: int) -> dict[str, float]:
     except OSError:
         pass
     return {"rss_mb": values.get("VmRSS", 0.0), "peak_rss_mb": values.get("VmHWM", 0.0)}
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time `pid` has used so far, from /proc (0.0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pids_named(*names: str) -> list[int]:
+    """Processes whose command name is one of `names` (the MariaDB server, which the bench does not
+    start)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() in names:
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+class CpuMeter:
+    """CPU seconds each named process used between start() and stop()."""
+
+    def __init__(self, pids: dict[str, int]) -> None:
+        self.pids = pids
+        self._start: dict[str, float] = {}
+
+    def start(self) -> None:
+        self._start = {name: cpu_seconds(pid) for name, pid in self.pids.items()}
+
+    def stop(self) -> dict[str, float]:
+        return {name: round(cpu_seconds(pid) - self._start[name], 2) for name, pid in self.pids.items()}
 
 
 @dataclass
