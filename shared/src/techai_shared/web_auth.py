@@ -1,5 +1,8 @@
 """FastAPI dependencies for the authenticated caller, shared by the APIs so JWT checks live once.
 
+They are `async def` although they never await: FastAPI runs a plain `def` dependency in its thread
+pool, a thread hand-off per request for work that takes microseconds.
+
 Each app keeps its wired objects on `app.state.container`, whose `settings` hold the JWT rules.
 """
 
@@ -16,7 +19,7 @@ from techai_shared.errors import Forbidden, Unauthenticated
 _bearer = HTTPBearer(auto_error=False)
 
 
-def get_current_user(
+async def get_current_user(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Principal:
@@ -29,7 +32,7 @@ def get_current_user(
 CurrentUser = Annotated[Principal, Depends(get_current_user)]
 
 
-def get_admin(user: CurrentUser) -> Principal:
+async def get_admin(user: CurrentUser) -> Principal:
     """The caller if it has the ADMIN role, or 403 (4031)."""
     if not user.is_admin:
         raise Forbidden("the ADMIN role is required")

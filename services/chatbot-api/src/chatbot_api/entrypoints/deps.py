@@ -12,7 +12,7 @@ from techai_shared.web_auth import AdminUser, CurrentUser
 __all__ = ["AdminUser", "ContainerDep", "CurrentUser", "get_container"]
 
 
-def get_container(request: Request) -> Container:
+async def get_container(request: Request) -> Container:
     container: Container = request.app.state.container
     return container
 
