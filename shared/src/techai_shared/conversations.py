@@ -11,10 +11,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, NamedTuple
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -156,6 +156,34 @@ def _event(event_type: EventType, session_id: str, version: int, payload: dict[s
     )
 
 
+class HistoryMessage(NamedTuple):
+    """A stored message as a prompt's history needs it (a tuple: a turn reads up to a hundred)."""
+
+    role: str
+    content: str
+    sources: list[dict[str, Any]] | None
+
+
+# The statements of every chat turn, built once: only their values change from turn to turn, and
+# building SQLAlchemy expressions per call was a tenth of chatbot-api's CPU under load (make bench).
+_SESSION_BY_ID = select(sessions_t).where(sessions_t.c.session_id == bindparam("p_session_id"))
+_RECENT_MESSAGES = (
+    select(messages_t.c.role, messages_t.c.content, messages_t.c.sources)
+    .where(messages_t.c.session_id == bindparam("p_session_id"),
+           messages_t.c.sequence_number > bindparam("p_after"))
+    .order_by(messages_t.c.sequence_number)
+)
+_APPEND_IF_UNCHANGED = (
+    update(sessions_t)
+    .where(sessions_t.c.session_id == bindparam("p_session_id"),
+           sessions_t.c.user_id == bindparam("p_user_id"),
+           sessions_t.c.deleted_at.is_(None),
+           sessions_t.c.version == bindparam("p_version"))
+    .values(message_count=sessions_t.c.message_count + 2, version=sessions_t.c.version + 3,
+            last_message_at=bindparam("p_now"), is_active=True)
+)
+
+
 class ConversationStore:
     """Reads and writes of the conversation aggregate on the command store."""
 
@@ -177,6 +205,26 @@ class ConversationStore:
             await conn.commit()
         return self._check_owner(row, session_id, user_id)
 
+    async def get_owned_with_recent(self, session_id: str, user_id: str, count: int
+                                    ) -> tuple[SessionState, list[HistoryMessage]]:
+        """The live session (errors as get_owned) and its newest `count` messages in sequence order,
+        read in one transaction, so the messages are exactly those the session row counts.
+
+        A chat turn reads its prompt's history here rather than from the read model: the turn is a
+        command, it must see the previous turn even when the projection trails, and it needs the
+        session row anyway, so the history costs one more statement on a connection already open.
+        """
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(_SESSION_BY_ID, {"p_session_id": session_id})).first()
+            session = self._check_owner(row, session_id, user_id)
+            messages: list[HistoryMessage] = []
+            if count > 0 and session.message_count:
+                rows = (await conn.execute(_RECENT_MESSAGES, {
+                    "p_session_id": session_id, "p_after": session.message_count - count})).all()
+                messages = [HistoryMessage._make(r) for r in rows]
+            await conn.commit()
+        return session, messages
+
     @staticmethod
     def _check_owner(row: Row[Any] | None, session_id: str, user_id: str) -> SessionState:
         if row is None or row.deleted_at is not None:
@@ -195,24 +243,22 @@ class ConversationStore:
         *,
         new_session_id: str | None = None,
         also: Callable[[AsyncConnection], Awaitable[None]] | None = None,
+        known: SessionState | None = None,
     ) -> Exchange:
         """Store one question and its answer, the session change and their events atomically.
 
         `new_session_id` names the session a first exchange creates (a stream announces it before
         the answer is stored); `also` runs in the same transaction (e.g. the usage totals).
+        `known` is the session as the caller read it: if the row is still at that version, the
+        conditional UPDATE alone reserves the sequence numbers and the new state follows from it;
+        otherwise (a concurrent turn, a rename) the row is read back after the update.
         """
         async with self._engine.begin() as conn:
             if session_id is None:
                 session, events = await self._create_session(conn, user_id, user_message, now,
                                                              new_session_id or new_id())
             else:
-                session = await self._reserve(
-                    conn, session_id, user_id,
-                    message_count=sessions_t.c.message_count + 2,
-                    version=sessions_t.c.version + 3,
-                    last_message_at=now,
-                    is_active=True,
-                )
+                session = await self._reserve_two_messages(conn, session_id, user_id, now, known)
                 events = []
             first_seq = session.message_count - 1
             first_version = session.version - 2
@@ -264,6 +310,24 @@ class ConversationStore:
         created_event = _event(EventType.SESSION_CREATED, created.session_id, 1,
                                created.payload(), now)
         return after, [created_event]
+
+    async def _reserve_two_messages(self, conn: AsyncConnection, session_id: str, user_id: str,
+                                    now: datetime, known: SessionState | None) -> SessionState:
+        if known is not None and known.session_id == session_id:
+            result = await conn.execute(_APPEND_IF_UNCHANGED, {
+                "p_session_id": session_id, "p_user_id": user_id, "p_version": known.version,
+                "p_now": now})
+            if result.rowcount == 1:
+                return replace(known, message_count=known.message_count + 2,
+                               version=known.version + 3, last_message_at=now.astimezone(UTC),
+                               is_active=True)
+        return await self._reserve(
+            conn, session_id, user_id,
+            message_count=sessions_t.c.message_count + 2,
+            version=sessions_t.c.version + 3,
+            last_message_at=now,
+            is_active=True,
+        )
 
     async def _reserve(
         self, conn: AsyncConnection, session_id: str, user_id: str, **values: Any

@@ -26,6 +26,8 @@ class CommonSettings(BaseSettings):
 
     mysql_url: str = "sqlite+aiosqlite:///./.run/data/techai.db"
     mysql_pool_size: int = 10
+    # Ping a pooled connection before use only if it sat idle this long (0: before every use).
+    mysql_ping_after_idle_seconds: float = Field(default=5.0, ge=0)
     kafka_bootstrap_servers: str = "127.0.0.1:19092"
     kafka_enable_idempotence: bool = False  # Tansu rejects InitProducerId; turn on for real Kafka
     kafka_topic_prefix: str = "techai"
@@ -58,6 +60,9 @@ class CommonSettings(BaseSettings):
 
     outbox_poll_interval_seconds: float = 0.5
     outbox_batch_size: int = 200
+    # After a commit wakes the relay it waits this long, so the commits of that moment go out as one
+    # batch (one lock check, one SELECT, one UPDATE) instead of one batch each.
+    outbox_linger_seconds: float = Field(default=0.005, ge=0, le=1)
 
     log_level: str = "INFO"
     log_json: bool = False

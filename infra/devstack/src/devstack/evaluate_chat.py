@@ -19,10 +19,8 @@ from typing import Any
 from pymongo import AsyncMongoClient
 
 from chatbot_api.adapters.llm import UnconfiguredModel
-from chatbot_api.adapters.read_model import MongoReadModel
 from chatbot_api.bootstrap import build_chat
 from chatbot_api.service_layer.chat import ChatOptions, ChatService
-from chatbot_api.service_layer.history import ConversationReader
 from chatbot_api.settings import ChatbotSettings
 from devstack.evaluate import SEED_FILES, eval_arguments, load_catalog, read_jsonl, temporary_secantus
 from query_sync.catalog_documents import BOOKMARKS
@@ -105,8 +103,7 @@ async def run_all(settings: ChatbotSettings, queries: list[dict[str, Any]], seed
             await load_catalog(mongo[settings.mongodb_database], embedder, seed_dir)
         owners = {d["id"]: str(d["userId"]) for d in read_jsonl(seed_dir / SEED_FILES[BOOKMARKS])}
         store = ConversationStore(engine)
-        reader = ConversationReader(MongoReadModel(mongo[settings.mongodb_database]), store)
-        chat = build_chat(settings, store, reader, mongo, redis, UnconfiguredModel(), embedder, utcnow)
+        chat = build_chat(settings, store, mongo, redis, UnconfiguredModel(), embedder, utcnow)
         return [await cite(chat, q, owners) for q in queries]
     finally:
         await redis.aclose()

@@ -46,6 +46,7 @@ class Container:
     reader: ConversationReader
     chat: ChatService
     clock: Clock
+    model: ChatModel
 
     def readiness_checks(self) -> dict[str, ReadinessCheck]:
         async def mongo() -> None:
@@ -61,13 +62,14 @@ class Container:
 
     async def close(self) -> None:
         await self.chat.drain()
+        await self.model.aclose()
         await self.relay.stop()
         await self.redis.aclose()
         await self.mongo.close()
         await self.engine.dispose()
 
 
-def build_chat(settings: ChatbotSettings, store: ConversationStore, reader: ConversationReader,
+def build_chat(settings: ChatbotSettings, store: ConversationStore,
                mongo: AsyncMongoClient[dict[str, Any]], redis: Redis, model: ChatModel,
                embedder: Embedder, clock: Clock) -> ChatService:
     """The chat use case over its adapters (also used by devstack's evaluate_chat)."""
@@ -76,7 +78,6 @@ def build_chat(settings: ChatbotSettings, store: ConversationStore, reader: Conv
     return ChatService(
         settings=settings,
         store=store,
-        reader=reader,
         model=model,
         limiter=RedisRateLimiter(redis, settings.chatbot_rate_limit_per_minute),
         tokens=TokenCounter(),
@@ -101,7 +102,8 @@ def bootstrap(settings: ChatbotSettings, model: ChatModel | None = None,
     relay = OutboxRelay(engine, settings)
     store = ConversationStore(engine, on_commit=relay.wake)
     reader = ConversationReader(MongoReadModel(mongo[settings.mongodb_database]), store)
-    chat = build_chat(settings, store, reader, mongo, redis, model or make_model(settings),
-                      embedder or make_embedder(settings), clock)
+    model = model or make_model(settings)
+    chat = build_chat(settings, store, mongo, redis, model, embedder or make_embedder(settings),
+                      clock)
     relay.start()
-    return Container(settings, engine, mongo, redis, relay, store, reader, chat, clock)
+    return Container(settings, engine, mongo, redis, relay, store, reader, chat, clock, model)

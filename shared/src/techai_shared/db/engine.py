@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, text
+from sqlalchemy import event, exc, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -19,14 +20,44 @@ def make_engine(settings: CommonSettings) -> AsyncEngine:
         return _sqlite_engine(settings.mysql_url)
     if "charset" not in url.query:
         url = url.update_query_dict({"charset": "utf8mb4"})
-    return create_async_engine(
+    engine = create_async_engine(
         url,
         pool_size=settings.mysql_pool_size,
         max_overflow=settings.mysql_pool_size,
-        pool_pre_ping=True,
+        pool_pre_ping=settings.mysql_ping_after_idle_seconds == 0,
         pool_recycle=1800,
         pool_timeout=10,
     )
+    if settings.mysql_ping_after_idle_seconds > 0:
+        _ping_when_idle(engine, settings.mysql_ping_after_idle_seconds)
+    return engine
+
+
+def _ping_when_idle(engine: AsyncEngine, idle_seconds: float) -> None:
+    """pool_pre_ping, but only for a connection that sat in the pool for `idle_seconds` or more.
+
+    A connection handed back moments ago is alive; pinging it costs a round trip on every checkout
+    (two per chat request). One that idled may have been closed by the server or a proxy, so it is
+    pinged and, if dead, replaced before anyone uses it. A connection that dies while busy still
+    fails its statement, and SQLAlchemy then invalidates the pool, as with pool_pre_ping.
+    """
+    dialect = engine.sync_engine.dialect
+
+    @event.listens_for(engine.sync_engine.pool, "checkin")
+    def _checked_in(dbapi_connection: Any, record: Any) -> None:
+        record.info["checked_in_at"] = time.monotonic()
+
+    @event.listens_for(engine.sync_engine.pool, "checkout")
+    def _checked_out(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+        since = record.info.get("checked_in_at")
+        if since is None or time.monotonic() - since < idle_seconds:
+            return  # new, or back in the pool only moments ago
+        try:
+            alive = dialect.do_ping(dbapi_connection)
+        except Exception:
+            alive = False
+        if not alive:
+            raise exc.DisconnectionError("pooled connection failed its ping")
 
 
 def _sqlite_engine(url: str) -> AsyncEngine:

@@ -229,8 +229,8 @@ class OutboxRelay:
                 await self._refresh_backlog()
                 published = await self.publish_pending() if leader else 0
                 backoff = 0.2
-                if published:
-                    continue  # drain the backlog before sleeping
+                if published >= self._settings.outbox_batch_size:
+                    continue  # a full batch: drain the backlog before sleeping
             except Exception as exc:
                 PUBLISH_FAILURES.inc()
                 logger.warning("outbox relay: publish failed (%s: %s); retrying in %.1fs",
@@ -253,10 +253,14 @@ class OutboxRelay:
             logger.debug("outbox relay: backlog query failed", exc_info=True)
 
     async def _sleep(self) -> None:
+        """Until a commit wakes the relay (then a short linger gathers that moment's other commits)
+        or the poll interval passes. A commit during the last batch has already set the event."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(
                 self._wakeup.wait(), timeout=self._settings.outbox_poll_interval_seconds
             )
+            if self._settings.outbox_linger_seconds and not self._stopping:
+                await asyncio.sleep(self._settings.outbox_linger_seconds)
         self._wakeup.clear()
 
     async def publish_pending(self) -> int:

@@ -27,24 +27,29 @@ class UsageRow:
     cost_usd: float
 
 
+def _upsert(insert: Any) -> Any:
+    """INSERT ... ON DUPLICATE KEY UPDATE / ON CONFLICT DO UPDATE adding the new row's counts to the
+    existing row's. Built once per dialect: every chat turn runs it, with only its values changing."""
+    t, new = usage_daily.c, insert.inserted if hasattr(insert, "inserted") else insert.excluded
+    sums = {name: t[name] + new[name]
+            for name in ("requests", "prompt_tokens", "completion_tokens", "cost_usd")}
+    if hasattr(insert, "on_duplicate_key_update"):
+        return insert.on_duplicate_key_update(**sums)
+    return insert.on_conflict_do_update(index_elements=["user_id", "day", "model"], set_=sums)
+
+
+_UPSERTS = {"mysql": _upsert(mysql_insert(usage_daily)), "sqlite": _upsert(sqlite_insert(usage_daily))}
+
+
 async def add_usage(conn: AsyncConnection, user_id: str, day: date, model: str,
                     prompt_tokens: int, completion_tokens: int, cost_usd: float,
                     requests: int = 1) -> None:
     """Add to the user's totals of that day and model (MySQL/MariaDB or SQLite): `requests` chat
     requests (0 for a model call that is not one, such as a session title) and their tokens."""
-    values: dict[str, Any] = {"user_id": user_id, "day": day, "model": model, "requests": requests,
-                              "prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                              "cost_usd": Decimal(str(cost_usd))}
-    t = usage_daily.c
-    sums = {"requests": t.requests + requests, "prompt_tokens": t.prompt_tokens + prompt_tokens,
-            "completion_tokens": t.completion_tokens + completion_tokens,
-            "cost_usd": t.cost_usd + Decimal(str(cost_usd))}
-    if conn.dialect.name == "sqlite":
-        lite = sqlite_insert(usage_daily).values(**values)
-        await conn.execute(lite.on_conflict_do_update(index_elements=["user_id", "day", "model"],
-                                                      set_=sums))
-    else:
-        await conn.execute(mysql_insert(usage_daily).values(**values).on_duplicate_key_update(**sums))
+    await conn.execute(_UPSERTS["sqlite" if conn.dialect.name == "sqlite" else "mysql"], {
+        "user_id": user_id, "day": day, "model": model, "requests": requests,
+        "prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+        "cost_usd": Decimal(str(cost_usd))})
 
 
 async def usage_between(engine: AsyncEngine, user_id: str, first: date, last: date) -> list[UsageRow]:

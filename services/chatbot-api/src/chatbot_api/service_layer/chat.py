@@ -27,13 +27,18 @@ from chatbot_api.domain.compose import retrieval_only_answer, small_talk_answer
 from chatbot_api.domain.context import KST, Budget, context_block, fit_prompt, source_of
 from chatbot_api.domain.conversation import ChatTurn, is_korean, normalize_message, window_history
 from chatbot_api.domain.routing import Route, RouteKind, RouteOptions, route
-from chatbot_api.service_layer.history import ConversationReader
 from chatbot_api.service_layer.retrieval import CatalogFinder, Previous
 from chatbot_api.service_layer.titles import TitleWriter
 from chatbot_api.settings import ChatbotSettings
 from techai_shared.auth import Principal
 from techai_shared.clock import Clock
-from techai_shared.conversations import ConversationStore, Exchange, NewMessage, SessionState
+from techai_shared.conversations import (
+    ConversationStore,
+    Exchange,
+    HistoryMessage,
+    NewMessage,
+    SessionState,
+)
 from techai_shared.errors import AppError, ErrorCode
 from techai_shared.ids import new_id
 from techai_shared.retrieval.model import SearchHit
@@ -119,7 +124,6 @@ class ChatService:
         self,
         settings: ChatbotSettings,
         store: ConversationStore,
-        reader: ConversationReader,
         model: ChatModel,
         limiter: RedisRateLimiter,
         tokens: TokenCounter,
@@ -130,7 +134,6 @@ class ChatService:
     ) -> None:
         self._settings = settings
         self._store = store
-        self._reader = reader
         self._model = model
         self._limiter = limiter
         self._tokens = tokens
@@ -190,16 +193,15 @@ class ChatService:
         """Validate, count the request, find the session, route, retrieve, build the prompt."""
         question = normalize_message(raw_message)
         quota = await self._limiter.hit(principal.user_id)
-        session = (await self._store.get_owned(conversation_id, principal.user_id)
-                   if conversation_id else None)
-        stored = await self._history(session)
+        session, stored, history = (
+            await self._session_and_history(conversation_id, principal.user_id)
+            if conversation_id else (None, [], []))
         previous = _previous(stored)
         the_route = route(question, RouteOptions(options.include_contests, options.include_news,
                                                  options.include_bookmarks),
                           has_previous=previous is not None)
         p = Prepared(principal.user_id, question, is_korean(question), session,
                      session.session_id if session else new_id(), the_route, [], quota=quota)
-        history = [ChatTurn(m.role, m.content) for m in stored]
         self._check_question_fits(question)
         if session is None:
             p.cache_key = await self._cache.key_for(self._cache_parts(p, options))
@@ -221,13 +223,15 @@ class ChatService:
         fit_prompt(ChatTurn("system", self._system_prompt), [], [], ChatTurn("user", question),
                    self._render_context, self._cost, self._budget, TokenCounter.REPLY_PRIMING)
 
-    async def _history(self, session: SessionState | None) -> list[Any]:
-        if session is None or not session.message_count:
-            return []
-        stored = await self._reader.recent(session, self._settings.chatbot_history_max_messages)
+    async def _session_and_history(self, session_id: str, user_id: str
+                                   ) -> tuple[SessionState, list[HistoryMessage], list[ChatTurn]]:
+        """The caller's session and the newest messages that fit the history window, stored and as
+        turns (from the command store: see ConversationStore.get_owned_with_recent)."""
+        session, stored = await self._store.get_owned_with_recent(
+            session_id, user_id, self._settings.chatbot_history_max_messages)
         window = window_history([ChatTurn(m.role, m.content) for m in stored],
                                 self._settings.chatbot_history_token_window, self._cost)
-        return stored[len(stored) - len(window):] if window else []
+        return session, (stored[len(stored) - len(window):] if window else []), window
 
     def _cache_parts(self, p: Prepared, options: ChatOptions) -> CacheKeyParts:
         personal = p.route.bookmarks_involved
@@ -302,6 +306,7 @@ class ChatService:
             now,
             new_session_id=None if p.session else p.session_id,
             also=record_usage,
+            known=p.session,
         )
 
     def _usage(self, turns: list[ChatTurn], answer: str, reported_in: int | None,
@@ -335,7 +340,7 @@ async def deliver_in_parts(text: str, on_delta: OnDelta) -> None:
             await on_delta(part)
 
 
-def _previous(stored: list[Any]) -> Previous | None:
+def _previous(stored: list[HistoryMessage]) -> Previous | None:
     """The last question and the sources of its answer, from the stored history."""
     for i in range(len(stored) - 1, 0, -1):
         if stored[i].role == "assistant" and stored[i - 1].role == "user":
