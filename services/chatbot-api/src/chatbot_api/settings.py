@@ -31,6 +31,8 @@ class ChatbotSettings(CommonSettings):
     openai_timeout_seconds: float = Field(default=20.0, gt=0)
     openai_max_retries: int = Field(default=2, ge=0, le=5)
     openai_total_timeout_seconds: float = Field(default=60.0, gt=0)
+    # How long an idle connection to the provider is kept for reuse: below the server's idle timeout.
+    openai_keepalive_seconds: float = Field(default=4.0, gt=0)
     openai_max_output_tokens: int = Field(default=800, gt=0)
     openai_temperature: float = 0.3
     # USD per million tokens (gpt-4o-mini list price), for tokenUsage.estimatedCost.

@@ -4,7 +4,8 @@ Per request: one history read (the session's newest 100 messages), the model cal
 model server chatbot-api calls), then one transaction with the session row lock (conditional
 UPDATE, then its new state), the insert of the two messages and one outbox insert of the three
 events. No auth, routing, budgets, rate limit, usage or cache: what chatbot-api adds is what the
-throughput ratio measures. `python -m devstack.bench.bare_chat --port N` (MYSQL_URL, MODEL_URL).
+throughput ratio measures. It calls the model with the HTTP client chatbot-api uses (aiohttp), so
+the client's own cost is on both sides. `python -m devstack.bench.bare_chat --port N` (MYSQL_URL, MODEL_URL).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-import httpx
+import aiohttp
 from fastapi import FastAPI, Request
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -27,8 +28,14 @@ from techai_shared.db.schema import outbox_events
 
 engine = create_async_engine(os.environ["MYSQL_URL"] + "?charset=utf8mb4", pool_size=10, max_overflow=10)
 model_url = os.environ["MODEL_URL"]
-client = httpx.AsyncClient(timeout=30)
 app = FastAPI()
+http: dict[str, aiohttp.ClientSession] = {}
+
+
+def client() -> aiohttp.ClientSession:
+    if "session" not in http:  # made inside the server's event loop
+        http["session"] = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
+    return http["session"]
 
 
 @app.post("/session")
@@ -54,9 +61,9 @@ async def chat(request: Request) -> dict[str, Any]:
             .order_by(messages_t.c.sequence_number.desc()).limit(100))).all()
         await conn.commit()
     turns = [{"role": r.role, "content": r.content} for r in reversed(history)]
-    reply = await client.post(model_url, json={"model": "bench", "messages": [
-        *turns, {"role": "user", "content": question}]})
-    answer = reply.json()["choices"][0]["message"]["content"]
+    async with client().post(model_url, json={"model": "bench", "messages": [
+            *turns, {"role": "user", "content": question}]}) as reply:
+        answer = (await reply.json())["choices"][0]["message"]["content"]
     now = datetime.now(UTC)
     async with engine.begin() as conn:
         await conn.execute(
