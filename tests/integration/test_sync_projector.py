@@ -112,6 +112,52 @@ async def test_shuffled_duplicated_delivery_gives_the_same_projection_as_ordered
     assert len(other_messages) == (0 if with_delete else 4)
 
 
+@pytest.mark.parametrize("with_delete", [False, True], ids=["live", "deleted"])
+async def test_apply_many_in_any_chunks_gives_the_projection_of_apply_in_order(
+    engine, mongo, settings, with_delete
+):
+    """The bulk path (what the consumer uses for a fetched run) against the one-by-one path: the same
+    documents for the ordered stream and for shuffled, duplicated streams cut into runs of any size."""
+    events = await _writer_events(engine, with_delete=with_delete)
+    ordered, ordered_db = await _projector(mongo, f"{settings.mongodb_database}_one")
+    for event in events:
+        await ordered.apply(event)
+    expected = await _snapshot(ordered_db)
+
+    bulk, bulk_db = await _projector(mongo, f"{settings.mongodb_database}_bulk")
+    outcomes = await bulk.apply_many(events)
+    assert await _snapshot(bulk_db) == expected
+    # the session's lower versions in one run are superseded; every message is new
+    kinds = [(e.event_type, o) for e, o in zip(events, outcomes, strict=True)]
+    assert all(o is Outcome.APPLIED for t, o in kinds if t is EventType.MESSAGE_CREATED)
+    assert {o for t, o in kinds if t is not EventType.MESSAGE_CREATED} <= {Outcome.APPLIED, Outcome.STALE}
+    again = await bulk.apply_many(events)  # a redelivered run changes nothing
+    assert all(o is not Outcome.APPLIED for o in again)
+    assert await _snapshot(bulk_db) == expected
+
+    for seed in (3, 11):
+        shuffled, shuffled_db = await _projector(mongo, f"{settings.mongodb_database}_m{seed}")
+        stream = events * 2
+        rng = random.Random(seed)
+        rng.shuffle(stream)
+        while stream:
+            size = rng.randint(1, 9)
+            await shuffled.apply_many(stream[:size])
+            stream = stream[size:]
+        assert await _snapshot(shuffled_db) == expected, f"seed {seed}"
+
+
+async def test_apply_many_skips_messages_after_a_tombstone_in_the_same_run(engine, mongo, settings):
+    events = await _writer_events(engine, with_delete=True)
+    deleted = next(e for e in events if e.event_type is EventType.SESSION_DELETED)
+    late = [e for e in events if e.aggregate_id == deleted.aggregate_id
+            and e.event_type is EventType.MESSAGE_CREATED]
+    projector, db = await _projector(mongo, f"{settings.mongodb_database}_late")
+    outcomes = await projector.apply_many([deleted, *late])
+    assert outcomes == [Outcome.APPLIED] + [Outcome.SKIPPED] * len(late)
+    assert await db[MESSAGES].count_documents({"session_id": deleted.aggregate_id}) == 0
+
+
 def _session_event(event_type: EventType, version: int, title: str, session_id: str,
                    **extra: Any) -> EventEnvelope:
     now = utcnow().isoformat()

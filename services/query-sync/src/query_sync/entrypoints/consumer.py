@@ -11,9 +11,9 @@ Failures, in three kinds:
   exponential backoff; skipping the record would leave a hole in the projection;
 - anything else: retried up to sync_max_attempts times, then dead-lettered.
 
-Where a projector can apply several events at once (the catalog's, which embeds in batches),
-consecutive records of a partition go to it together, up to embedding_batch_size; if such a run
-fails for any reason, its records are handled one by one as above.
+Where a projector can apply several events at once (the catalog's, which embeds in batches; the
+conversations', which writes in bulk), consecutive records of a partition go to it together, up to
+its max_batch; if such a run fails for any reason, its records are handled one by one as above.
 
 Tansu (the embedded broker) keeps topics, logs and committed offsets in memory, so a restart
 forgets them. The member then rejoins and restarts from the earliest offset; a topic keeper
@@ -212,9 +212,11 @@ class ProjectionConsumer:
             await self._commit(done)
 
     def _runs(self, topic: str, records: list[Record]) -> list[list[Record]]:
-        """Consecutive records projected together where the projector batches (embeddings)."""
-        size = self._settings.embedding_batch_size
-        if not isinstance(self._projectors[topic], BatchProjector) or size < 2:
+        """Consecutive records projected together where the projector batches (embeddings, bulk
+        writes), up to its max_batch (default: the embedding batch size)."""
+        projector = self._projectors[topic]
+        size = getattr(projector, "max_batch", None) or self._settings.embedding_batch_size
+        if not isinstance(projector, BatchProjector) or size < 2:
             return [[record] for record in records]
         return [records[i:i + size] for i in range(0, len(records), size)]
 
