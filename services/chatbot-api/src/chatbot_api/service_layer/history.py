@@ -1,8 +1,10 @@
-"""Conversation reads: MongoDB first, the command store for whatever the projection lacks.
+"""Conversation reads for the history and session endpoints: MongoDB first, the command store for
+whatever the projection lacks.
 
 The projection trails the command store by the sync lag. A read asks the read model for the exact
-sequence range it needs and fills any gap from the command store, so a fast follow-up never loses
-the previous turn and a page of history is never short. If MongoDB is down, reads fall back whole.
+sequence range it needs and fills any gap from the command store, so a page of history is never
+short. If MongoDB is down, reads fall back whole. (A chat turn reads its prompt's history from the
+command store directly: ConversationStore.get_owned_with_recent.)
 """
 
 from __future__ import annotations
@@ -45,12 +47,6 @@ class ConversationReader:
             for message in await self._store.messages(session.session_id, sequences=missing):
                 by_seq[message.sequence_number] = message
         return [by_seq[seq] for seq in sorted(by_seq)]
-
-    async def recent(self, session: SessionState, count: int) -> list[StoredMessage]:
-        """The newest `count` messages of the session."""
-        return await self.messages_range(
-            session, session.message_count - count + 1, session.message_count
-        )
 
     async def list_sessions(
         self, user_id: str, *, is_active: bool | None, offset: int, limit: int
