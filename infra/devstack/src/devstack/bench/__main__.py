@@ -204,6 +204,11 @@ def headline(report: dict[str, Any], model_ms: int) -> dict[str, Any]:
         "chat_throughput_ratio": runs_summary(chat["throughput"]["ratios"], 3),
         "chat_rps": runs_summary(chat["throughput"]["chat_rps"], 1),
         "bare_rps": runs_summary(chat["throughput"]["bare_rps"], 1),
+        "chat_rps_projection_live": runs_summary(chat["throughput"]["chat_rps_projection_live"], 1),
+        "chat_cpu_ms_per_request": runs_summary(
+            [c["chatbot_api_ms_per_request"]["chatbot-api"] for c in chat["throughput"]["cpu"]], 2),
+        "bare_cpu_ms_per_request": runs_summary(
+            [c["bare_ms_per_request"]["bare-chat"] for c in chat["throughput"]["cpu"]], 2),
         "retrieval_embedding_ms_p50": median_of(retrieval["embedding_ms"], "p50"),
         "retrieval_embedding_ms_p95": median_of(retrieval["embedding_ms"], "p95"),
     }
@@ -248,6 +253,9 @@ def table(report: dict[str, Any]) -> str:
     add("chat throughput ratio", "chat_throughput_ratio", "", mark("chat_throughput_ratio"))
     add("  chatbot-api req/s", "chat_rps")
     add("  bare endpoint req/s", "bare_rps")
+    add("  chatbot-api CPU per request", "chat_cpu_ms_per_request", " ms")
+    add("  bare endpoint CPU per request", "bare_cpu_ms_per_request", " ms")
+    add("  chatbot-api req/s, projection live", "chat_rps_projection_live")
     for mode in ("general", "retrieval"):
         for n in (1, 10, 50):
             for q in ("p50", "p95", "p99"):

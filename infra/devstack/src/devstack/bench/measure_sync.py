@@ -141,7 +141,8 @@ async def measure(stack: BenchStack, mysql_url: str, runs: int, lag_seconds: flo
         result["lag_runs"] = lag_runs
 
         # A topic of `exchanges` first exchanges, projected from its start alternately by
-        # query-sync and by the bare loop, each into a fresh database.
+        # query-sync and by the bare loop, each into a fresh database. SecantusDB slows down as it
+        # accumulates data, so which of the two goes first alternates from run to run.
         tp_env = stack.env(await stack.new_database("tp"), "unused", topics="tp")
         tp_settings = settings.model_copy(update={"mysql_url": tp_env["MYSQL_URL"],
                                                   "kafka_topic_prefix": tp_env["KAFKA_TOPIC_PREFIX"]})
@@ -151,7 +152,7 @@ async def measure(stack: BenchStack, mysql_url: str, runs: int, lag_seconds: flo
         qs_rates: list[float] = []
         bare_rates: list[float] = []
         for run in range(runs):
-            for kind in ("query-sync", "bare"):
+            for kind in ("query-sync", "bare") if run % 2 == 0 else ("bare", "query-sync"):
                 db, group = f"bench_tp_{kind.replace('-', '')}_{run}", f"tp-{kind}-{run}"
                 if kind == "query-sync":
                     process = stack.spawn(f"query-sync-tp{run}", ["-m", "query_sync"],
