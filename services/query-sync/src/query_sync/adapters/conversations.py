@@ -10,12 +10,13 @@ Idempotent and monotonic, whatever the delivery order or how often an event come
   session's messages; a message arriving after its session's tombstone is not inserted, so any
   order of the same events ends in the same documents.
 
-apply_many() gives the same documents as apply() on each event in order, in three round trips per
-run of events between deletions instead of about five per exchange: one read of the tombstones of
-the run's sessions, one unordered bulk write of the newest version of each session, one of the
-messages. A lower version of a session superseded within the run is reported STALE. A deletion (any
-session event that leaves a tombstone) is applied on its own, in its place, so the messages after
-it see its tombstone.
+apply_many() gives the same documents and outcomes as apply() on each event in order, in three
+round trips per run of events between deletions instead of about five per exchange: one read of the
+run's sessions (version, tombstone), one unordered bulk write of the newest version of each session,
+one of the messages. A lower version of a session superseded within the run is reported as apply()
+would have reported it: APPLIED if it is newer than the stored version, STALE otherwise. A deletion
+(any session event that leaves a tombstone) is applied on its own, in its place, so the messages
+after it see its tombstone.
 """
 
 from __future__ import annotations
@@ -133,6 +134,9 @@ class ConversationProjector:
         if not events:
             return []
         now = self._clock()
+        stored = {doc["session_id"]: doc async for doc in self._sessions.find(
+            {"session_id": {"$in": sorted({e.aggregate_id for e in events})}},
+            {"session_id": 1, "version": 1, "is_deleted": 1, "_id": 0})}
         outcomes: list[Outcome | None] = [None] * len(events)
         newest: dict[str, int] = {}  # session id -> index of its highest version in the run
         messages: list[tuple[int, dict[str, Any]]] = []
@@ -143,15 +147,16 @@ class ConversationProjector:
             session_document(event, now)  # validates the payload before anything is written
             best = newest.get(event.aggregate_id)
             if best is None or events[best].version < event.version:
-                if best is not None:
-                    outcomes[best] = Outcome.STALE  # superseded within the run
+                if best is not None:  # superseded within the run
+                    outcomes[best] = self._superseded(events[best], stored)
                 newest[event.aggregate_id] = i
             else:
-                outcomes[i] = Outcome.STALE
+                outcomes[i] = self._superseded(event, stored)
         for i, outcome in zip(newest.values(), await self._upsert_sessions(
                 [events[i] for i in newest.values()], now), strict=True):
             outcomes[i] = outcome
-        for (i, _), outcome in zip(messages, await self._insert_messages(events, messages),
+        deleted = {sid for sid, doc in stored.items() if doc.get("is_deleted")}
+        for (i, _), outcome in zip(messages, await self._insert_messages(events, messages, deleted),
                                    strict=True):
             outcomes[i] = outcome
         return [o if o is not None else Outcome.APPLIED for o in outcomes]
@@ -173,14 +178,18 @@ class ConversationProjector:
                 outcomes[error["index"]] = await self._upsert_session(events[error["index"]])
         return outcomes
 
+    @staticmethod
+    def _superseded(event: EventEnvelope, stored: dict[str, dict[str, Any]]) -> Outcome:
+        """What apply() would have said of a session event a newer one in the run replaces."""
+        before = stored.get(event.aggregate_id, {}).get("version", 0)
+        return Outcome.APPLIED if event.version > before else Outcome.STALE
+
     async def _insert_messages(self, events: Sequence[EventEnvelope],
-                               messages: list[tuple[int, dict[str, Any]]]) -> list[Outcome]:
+                               messages: list[tuple[int, dict[str, Any]]],
+                               deleted: set[str]) -> list[Outcome]:
         """Insert-if-absent of each message whose session has no tombstone."""
         if not messages:
             return []
-        session_ids = sorted({events[i].aggregate_id for i, _ in messages})
-        deleted = {doc["session_id"] async for doc in self._sessions.find(
-            {"session_id": {"$in": session_ids}, "is_deleted": True}, {"session_id": 1, "_id": 0})}
         live = [(n, doc) for n, (i, doc) in enumerate(messages)
                 if events[i].aggregate_id not in deleted]
         outcomes = [Outcome.SKIPPED] * len(messages)
