@@ -119,5 +119,5 @@ logs: ## follow the docker compose logs (SERVICES="chatbot-api query-sync" for s
 
 BENCH_ARGS ?=
 
-bench: install ## measure sync, chat, retrieval and memory against bare baselines (7-10 min)
+bench: install ## measure sync, chat, retrieval and memory against bare baselines (6-10 min)
 	$(PY) -m devstack.bench --root "$(CURDIR)" $(BENCH_ARGS)
