@@ -30,6 +30,7 @@ from techai_shared.db.engine import make_engine
 from techai_shared.db.migrate import upgrade_to_head
 from techai_shared.settings import CommonSettings
 from tests.support.containers import ContainerStack, docker_unavailable_reason, infra_mode
+from tests.support.fake_llm import FakeLlm
 
 T = TypeVar("T")
 
@@ -124,6 +125,23 @@ async def fresh_database(server_url: str = MYSQL_SERVER_URL) -> AsyncIterator[st
         async with admin.connect() as conn:
             await conn.execute(text(f"DROP DATABASE IF EXISTS {name}"))
         await admin.dispose()
+
+
+@pytest.fixture(scope="module")
+def llm() -> Iterator[FakeLlm]:
+    """The local OpenAI-compatible model server, one per test module (tests set its mode)."""
+    server = FakeLlm().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def own_servers() -> Iterator[list[Server]]:
+    """Servers a test starts and stops itself; stopped at the end whatever happens."""
+    servers: list[Server] = []
+    yield servers
+    for server in servers:
+        server.stop()
 
 
 @pytest.fixture

@@ -14,13 +14,6 @@ from tests.support.fake_llm import FakeLlm
 
 
 @pytest.fixture(scope="module")
-def llm() -> Iterator[FakeLlm]:
-    server = FakeLlm().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
 async def e2e_database(mysql_server_url: str) -> AsyncIterator[str]:
     async with fresh_database(mysql_server_url) as url:
         yield url
@@ -29,13 +22,6 @@ async def e2e_database(mysql_server_url: str) -> AsyncIterator[str]:
 @pytest.fixture(scope="module")
 def stack(workdir: Path, e2e_database: str, mongo_server: Server, redis_url: str,
           llm: FakeLlm) -> Iterator[Stack]:
-    running = make_stack(workdir, e2e_database, mongo_server.url, redis_url, llm.base_url)
-    try:
-        running.start()
-    except Exception:
-        for service in running.procs:
-            print(f"--- {service} log ---\n{running.log(service).read_text()[-4000:]}")
-        running.stop()
-        raise
+    running = make_stack(workdir, e2e_database, mongo_server.url, redis_url, llm.base_url).start()
     yield running
     running.stop()

@@ -33,6 +33,17 @@ class Stack:
         return self.workdir / "logs" / f"{service}-{self.env['KAFKA_TOPIC_PREFIX']}.log"
 
     def start(self) -> Stack:
+        """Start the three services and wait until each is ready; if one never is, print every
+        service's log tail, stop what was started and raise."""
+        try:
+            return self._start()
+        except Exception:
+            for service in self.procs:
+                print(f"--- {service} log ---\n{self.log(service).read_text()[-4000:]}")
+            self.stop()
+            raise
+
+    def _start(self) -> Stack:
         for service, module in SERVICES.items():
             self.ports[service] = free_port()
             env = {**os.environ, **self.env, f"{service.upper()}_PORT": str(self.ports[service])}

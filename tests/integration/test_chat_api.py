@@ -25,13 +25,6 @@ from tests.support.fake_llm import FakeLlm
 pytestmark = pytest.mark.integration
 
 
-@pytest.fixture(scope="module")
-def llm():
-    server = FakeLlm().start()
-    yield server
-    server.stop()
-
-
 def chatbot_settings(settings: CommonSettings, **overrides: Any) -> ChatbotSettings:
     return ChatbotSettings(**{**settings.model_dump(), **overrides})
 

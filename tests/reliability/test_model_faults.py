@@ -19,20 +19,11 @@ from sqlalchemy import func, select
 from techai_shared.db.engine import make_engine
 from techai_shared.db.schema import conversation_messages, conversation_sessions, outbox_events
 from techai_shared.settings import CommonSettings
-from tests.integration.test_rag_stream_limits import parse_sse
-from tests.support.chat import auth, chat_client, chat_settings
-from tests.support.fake_llm import FakeLlm
+from tests.support.chat import auth, chat_client, chat_settings, parse_sse
 
 pytestmark = pytest.mark.integration
 
 TIMEOUT, RETRIES, TOTAL = 1.0, 1, 3.0
-
-
-@pytest.fixture(scope="module")
-def llm():
-    server = FakeLlm().start()
-    yield server
-    server.stop()
 
 
 @contextlib.asynccontextmanager

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Iterator
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -36,21 +36,6 @@ pytestmark = pytest.mark.integration
 T = TypeVar("T")
 
 QUESTION = "쿠버네티스 챌린지 있어?"  # a catalog question: answered with retrieval when it can be
-
-
-@pytest.fixture(scope="module")
-def llm() -> Iterator[FakeLlm]:
-    server = FakeLlm().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def own_servers() -> Iterator[list[Server]]:
-    servers: list[Server] = []
-    yield servers
-    for server in servers:
-        server.stop()
 
 
 @pytest.fixture

