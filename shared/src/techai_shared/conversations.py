@@ -198,12 +198,8 @@ class ConversationStore:
 
     async def get_owned(self, session_id: str, user_id: str) -> SessionState:
         """The live session, or SessionNotFound (missing/deleted) or Forbidden (another user's)."""
-        async with self._engine.connect() as conn:
-            row = (
-                await conn.execute(select(sessions_t).where(sessions_t.c.session_id == session_id))
-            ).first()
-            await conn.commit()
-        return self._check_owner(row, session_id, user_id)
+        session, _ = await self.get_owned_with_recent(session_id, user_id, 0)
+        return session
 
     async def get_owned_with_recent(self, session_id: str, user_id: str, count: int
                                     ) -> tuple[SessionState, list[HistoryMessage]]:
