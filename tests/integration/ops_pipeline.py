@@ -3,21 +3,23 @@ Tansu -> query-sync worker -> SecantusDB, with the jobs wired on an injectable c
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from pymongo.asynchronous.database import AsyncDatabase
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from command_api.bootstrap import Operations, operations
+from command_api.adapters.unit_of_work import SqlCommandUnitOfWork
+from command_api.bootstrap import Operations, operations, unit_of_work
+from command_api.service_layer.ports import JobRepository, UnitOfWorkFactory
 from command_api.settings import CommandSettings
 from query_sync.bootstrap import SyncWorker, bootstrap
 from query_sync.settings import SyncSettings
 from techai_shared.clock import utcnow
-from techai_shared.conversations import ConversationStore, Exchange, NewMessage
+from techai_shared.conversation.model import NewMessage, SessionState
 from techai_shared.db.engine import make_engine
 from techai_shared.db.outbox import OutboxRelay, outbox_backlog
 from techai_shared.kafka import ensure_topics
@@ -25,6 +27,9 @@ from techai_shared.mongo import make_mongo_client
 from techai_shared.settings import CommonSettings
 from tests.conftest import unique
 from tests.support.catalog import CountingEmbedder
+from tests.support.conversations import Conversations, Written
+
+T = TypeVar("T")
 
 
 class FakeClock:
@@ -44,6 +49,14 @@ def command_settings(settings: CommonSettings, **changes: Any) -> CommandSetting
     return CommandSettings(**{**settings.model_dump(), **changes})
 
 
+async def with_jobs(engine: AsyncEngine, use: Callable[[JobRepository], Awaitable[T]]) -> T:
+    """One step on the job claims and leases, committed, as another worker would take it."""
+    async with SqlCommandUnitOfWork(engine) as uow:
+        result = await use(uow.jobs)
+        await uow.commit()
+    return result
+
+
 @dataclass
 class Pipeline:
     settings: CommandSettings
@@ -52,15 +65,22 @@ class Pipeline:
     worker: SyncWorker
     clock: FakeClock
     ops: Operations
-    store: ConversationStore
+    store: Conversations
+    uow: UnitOfWorkFactory  # command-api's, waking the relay: the catalog's use cases write through it
     db: AsyncDatabase[dict[str, Any]]
 
     async def exchange(self, user: str, session_id: str | None, text: str,
-                       at: datetime) -> Exchange:
+                       at: datetime) -> Written:
         return await self.store.append_exchange(
             user, session_id, NewMessage("user", text, 3), NewMessage("assistant", f"re: {text}", 5),
             at,
         )
+
+    async def session_row(self, session_id: str) -> SessionState:
+        """The session as the command store holds it now, deleted or not."""
+        async with self.uow() as uow:
+            (state,) = await uow.sessions.by_ids([session_id])
+        return state
 
     async def session_doc(self, session_id: str) -> dict[str, Any] | None:
         return await self.db["conversation_sessions"].find_one({"session_id": session_id})
@@ -85,11 +105,11 @@ async def pipeline(settings: CommonSettings, **changes: Any) -> AsyncIterator[Pi
     worker = bootstrap(sync, embedder=CountingEmbedder())
     await worker.start()
     clock = FakeClock(utcnow())
-    ops = operations(cmd, engine, relay.wake, clock=clock)
+    ops = operations(cmd, engine, relay, clock=clock)
     mongo = make_mongo_client(cmd)
     try:
-        yield Pipeline(cmd, engine, relay, worker, clock, ops, ConversationStore(engine, relay.wake),
-                       mongo[cmd.mongodb_database])
+        yield Pipeline(cmd, engine, relay, worker, clock, ops, Conversations(engine, relay),
+                       unit_of_work(engine, relay, clock), mongo[cmd.mongodb_database])
     finally:
         await mongo.close()
         await ops.close()

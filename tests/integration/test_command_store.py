@@ -9,9 +9,10 @@ import pytest
 from sqlalchemy import select
 
 from techai_shared.clock import utcnow
-from techai_shared.conversations import ConversationStore, NewMessage
+from techai_shared.conversation.model import NewMessage
 from techai_shared.db.schema import conversation_messages, outbox_events
 from techai_shared.errors import Forbidden, SessionNotFound
+from tests.support.conversations import Conversations
 
 pytestmark = pytest.mark.integration
 
@@ -21,7 +22,7 @@ def _pair(text: str) -> tuple[NewMessage, NewMessage]:
 
 
 async def test_concurrent_exchanges_get_contiguous_sequence_numbers(engine):
-    store = ConversationStore(engine)
+    store = Conversations(engine)
     user = uuid.uuid4().hex
     first = await store.append_exchange(user, None, *_pair("hello"), utcnow())
     sid = first.session.session_id
@@ -45,7 +46,7 @@ async def test_concurrent_exchanges_get_contiguous_sequence_numbers(engine):
 
 
 async def test_other_users_session_is_forbidden_and_deleted_is_not_found(engine):
-    store = ConversationStore(engine)
+    store = Conversations(engine)
     owner, other = uuid.uuid4().hex, uuid.uuid4().hex
     sid = (await store.append_exchange(owner, None, *_pair("mine"), utcnow())).session.session_id
     with pytest.raises(Forbidden):
@@ -68,21 +69,21 @@ async def test_concurrent_turns_from_one_read_state_stay_contiguous_and_exact(en
     """Turns that all read the session at the same version (as chat requests do before their model
     call) and then append with it: one takes the single-UPDATE path, the others find the version
     moved and read the row back. Either way the returned state is the row's, and sequences stay 1..n."""
-    store = ConversationStore(engine)
+    store = Conversations(engine)
     user = uuid.uuid4().hex
     sid = (await store.append_exchange(user, None, *_pair("hello"), utcnow())).session.session_id
     read, history = await store.get_owned_with_recent(sid, user, 10)
     assert [m.role for m in history] == ["user", "assistant"] and history[1].content == "answer to hello"
     exchanges = await asyncio.gather(
-        *(store.append_exchange(user, sid, *_pair(f"q{i}"), utcnow(), known=read) for i in range(8))
+        *(store.append_exchange(user, sid, *_pair(f"q{i}"), utcnow(), known=read.state) for i in range(8))
     )
     assert sorted(e.session.message_count for e in exchanges) == list(range(4, 20, 2))
     assert [m.sequence_number for m in await store.messages(sid)] == list(range(1, 19))
     final, _ = await store.get_owned_with_recent(sid, user, 0)
     newest = max(exchanges, key=lambda e: e.session.version)
-    assert newest.session == final  # the state an exchange reports is exactly the stored row
+    assert newest.session == final.state  # the state an exchange reports is exactly the stored row
 
     renamed = await store.rename(sid, user, "renamed")  # the version moves under a stale read
-    after = await store.append_exchange(user, sid, *_pair("late"), utcnow(), known=final)
+    after = await store.append_exchange(user, sid, *_pair("late"), utcnow(), known=final.state)
     assert after.session.title == "renamed" and after.session.version == renamed.version + 3
-    assert after.session == (await store.get_owned_with_recent(sid, user, 0))[0]
+    assert after.session == (await store.get_owned_with_recent(sid, user, 0))[0].state

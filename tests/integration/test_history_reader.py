@@ -8,14 +8,16 @@ import pytest
 from sqlalchemy import select
 
 from chatbot_api.adapters.read_model import MongoReadModel
-from chatbot_api.service_layer.history import ConversationReader
+from chatbot_api.bootstrap import unit_of_work
+from chatbot_api.service_layer.sessions import SessionService
 from query_sync.adapters.conversations import ConversationProjector
 from techai_shared.clock import utcnow
-from techai_shared.conversations import ConversationStore, NewMessage
+from techai_shared.conversation.model import NewMessage
 from techai_shared.db.schema import outbox_events
 from techai_shared.events import EventEnvelope
 from techai_shared.mongo import make_mongo_client
 from techai_shared.settings import CommonSettings
+from tests.support.conversations import Conversations
 
 pytestmark = pytest.mark.integration
 
@@ -29,7 +31,7 @@ async def _events(engine, session_id: str) -> list[EventEnvelope]:
 
 
 async def test_unprojected_turns_are_read_from_the_command_store(settings, engine):
-    store = ConversationStore(engine)
+    store = Conversations(engine)
     user = uuid.uuid4().hex
     sid = (await store.append_exchange(user, None, NewMessage("user", "q1", 1),
                                        NewMessage("assistant", "a1", 1), utcnow())).session.session_id
@@ -41,29 +43,28 @@ async def test_unprojected_turns_are_read_from_the_command_store(settings, engin
         await projector.apply(event)
     await store.append_exchange(user, sid, NewMessage("user", "q2", 1), NewMessage("assistant", "a2", 1),
                                 utcnow())
-    session = await store.get_owned(sid, user)
     try:
-        reader = ConversationReader(MongoReadModel(db), store)
+        reader = SessionService(unit_of_work(engine), MongoReadModel(db), utcnow)
         assert len(await MongoReadModel(db).messages_between(sid, 1, 4)) == 2
-        history = await reader.messages_range(session, 1, 10)
+        _, history = await reader.messages(sid, user, 1, 10)
         assert [(m.sequence_number, m.content) for m in history] == [
             (1, "q1"), (2, "a1"), (3, "q2"), (4, "a2")]
-        page = await reader.messages_range(session, 2, 3)
+        _, page = await reader.messages(sid, user, 2, 3)
         assert [m.content for m in page] == ["a1", "q2"]
     finally:
         await mongo.close()
 
 
 async def test_history_falls_back_to_the_command_store_when_mongodb_is_down(settings, engine):
-    store = ConversationStore(engine)
+    store = Conversations(engine)
     user = uuid.uuid4().hex
     sid = (await store.append_exchange(user, None, NewMessage("user", "q1", 1),
                                        NewMessage("assistant", "a1", 1), utcnow())).session.session_id
     down = CommonSettings(mongodb_uri="mongodb://127.0.0.1:1", mongodb_server_selection_timeout_ms=200)
     mongo = make_mongo_client(down)
     try:
-        reader = ConversationReader(MongoReadModel(mongo["x"]), store)
-        history = await reader.messages_range(await store.get_owned(sid, user), 1, 10)
+        reader = SessionService(unit_of_work(engine), MongoReadModel(mongo["x"]), utcnow)
+        _, history = await reader.messages(sid, user, 1, 10)
         assert [m.content for m in history] == ["q1", "a1"]
         sessions, total = await reader.list_sessions(user, is_active=None, offset=0, limit=10)
         assert total == 1 and sessions[0].session_id == sid

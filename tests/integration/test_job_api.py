@@ -12,16 +12,16 @@ import pytest
 from devstack.servers import free_port
 from sqlalchemy import select
 
-from command_api.adapters.job_store import JobStore
 from command_api.entrypoints.app import create_app
 from command_api.entrypoints.scheduler import SchedulerProcess
 from techai_shared.auth import mint_token
-from techai_shared.conversations import ConversationStore, NewMessage
+from techai_shared.conversation.model import NewMessage
 from techai_shared.db.engine import make_engine
 from techai_shared.db.schema import job_runs, outbox_events
 from tests.conftest import eventually, unique
-from tests.integration.ops_pipeline import command_settings
+from tests.integration.ops_pipeline import command_settings, with_jobs
 from tests.integration.test_command_api_ops import serving
+from tests.support.conversations import Conversations
 
 pytestmark = pytest.mark.integration
 
@@ -35,7 +35,7 @@ def _auth(settings, role: str) -> dict[str, str]:
 async def test_admin_lists_jobs_and_runs_one_with_its_request_id_in_the_events(settings):
     cmd = command_settings(settings, command_session_idle_minutes=0.0001)
     engine = make_engine(cmd)
-    store = ConversationStore(engine)
+    store = Conversations(engine)
     idle = await store.append_exchange(unique("u-"), None, NewMessage("user", "q", 1),
                                        NewMessage("assistant", "a", 1),
                                        datetime.now(UTC) - timedelta(hours=1))
@@ -88,8 +88,9 @@ async def test_run_is_refused_with_409_while_the_job_is_running_and_nothing_is_r
     cmd = command_settings(settings)
     engine = make_engine(cmd)
     try:
-        jobs = JobStore(engine)
-        assert await jobs.acquire_lease("purge-outbox", "scheduler-x/1", datetime.now(UTC), 60)
+        now = datetime.now(UTC)
+        assert await with_jobs(engine, lambda jobs: jobs.acquire_lease("purge-outbox", "scheduler-x/1",
+                                                                       now, 60))
         async with serving(create_app(cmd)) as client:
             admin = _auth(cmd, "ADMIN")
             busy = await client.post(f"{JOBS}/purge-outbox/run", headers=admin)
@@ -100,7 +101,7 @@ async def test_run_is_refused_with_409_while_the_job_is_running_and_nothing_is_r
             assert purge["running"] is True and purge["runningOn"] == "scheduler-x/1"
             async with engine.connect() as conn:
                 assert (await conn.execute(select(job_runs))).all() == []
-            await jobs.release_lease("purge-outbox", "scheduler-x/1")
+            await with_jobs(engine, lambda jobs: jobs.release_lease("purge-outbox", "scheduler-x/1"))
             assert (await client.post(f"{JOBS}/purge-outbox/run", headers=admin)).status_code == 200
     finally:
         await engine.dispose()

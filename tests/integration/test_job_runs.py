@@ -9,17 +9,19 @@ import pytest
 from apscheduler.triggers.interval import IntervalTrigger
 from sqlalchemy import func, select
 
-from command_api.adapters.job_store import JobStore
-from command_api.adapters.read_model import ReadModel
+from command_api.adapters.outbox_log import SqlOutboxLog
+from command_api.adapters.read_model import MongoReadModel
+from command_api.bootstrap import unit_of_work
 from command_api.entrypoints.scheduler import build_scheduler
 from command_api.service_layer.jobs import Job, JobBusy, JobRunner, LifecycleJobs
 from command_api.service_layer.republish import Republisher
-from techai_shared.conversations import ConversationStore, NewMessage
+from techai_shared.conversation.model import NewMessage
 from techai_shared.db.engine import make_engine
 from techai_shared.db.schema import job_runs, outbox_events
 from techai_shared.mongo import make_mongo_client
 from tests.conftest import eventually, unique
-from tests.integration.ops_pipeline import FakeClock, command_settings, minutes
+from tests.integration.ops_pipeline import FakeClock, command_settings, minutes, with_jobs
+from tests.support.conversations import Conversations
 
 pytestmark = pytest.mark.integration
 
@@ -27,18 +29,17 @@ DEACTIVATE = "deactivate-idle-sessions"
 
 
 def _runner(settings, engine, clock, worker, mongo, wrap=None) -> JobRunner:
-    conversations = ConversationStore(engine)
-    republisher = Republisher(engine, conversations, ReadModel(mongo[settings.mongodb_database]),
-                              clock=clock)
-    jobs = LifecycleJobs(settings, engine, conversations, republisher).jobs()
+    uow, outbox = unit_of_work(engine, clock=clock), SqlOutboxLog(engine)
+    republisher = Republisher(uow, outbox, MongoReadModel(mongo[settings.mongodb_database]), clock)
+    jobs = LifecycleJobs(settings, uow, outbox, republisher).jobs()
     if wrap is not None:
         jobs = {name: Job(job.name, job.description, job.cron, wrap(job.run))
                 for name, job in jobs.items()}
-    return JobRunner(JobStore(engine), jobs, settings, clock, worker)
+    return JobRunner(uow, jobs, settings, clock, worker)
 
 
 async def _idle_sessions(engine, count: int, at: datetime) -> list[str]:
-    store = ConversationStore(engine)
+    store = Conversations(engine)
     ids = []
     for i in range(count):
         exchange = await store.append_exchange(unique("u-"), None, NewMessage("user", f"q{i}", 1),
@@ -154,7 +155,7 @@ async def test_manual_run_while_a_scheduled_run_holds_the_job_is_refused_not_dou
 
     with pytest.raises(JobBusy):
         await manual.start_manual(DEACTIVATE)
-    assert await manual.store.lease_holder(DEACTIVATE, clock()) is not None
+    assert await manual.lease_holder(DEACTIVATE, clock()) is not None
 
     release.set()
     finished = await task
@@ -197,11 +198,14 @@ async def test_scheduled_run_waits_for_a_manual_run_then_runs_its_fire_time(stor
 
 async def test_a_dead_workers_expired_lease_is_taken_over_and_its_run_marked_failed(stores):
     _, engine_a, _, _ = stores
-    store = JobStore(engine_a)
     now = datetime.now(UTC)
-    assert await store.acquire_lease("purge-outbox", "dead-worker/1", now, 5)
-    assert await store.claim("purge-outbox", now, "schedule", "dead-worker/1", now)
-    assert not await store.acquire_lease("purge-outbox", "live/1", now + timedelta(seconds=1), 5)
-    assert await store.acquire_lease("purge-outbox", "live/1", now + timedelta(seconds=6), 5)
+    assert await with_jobs(engine_a, lambda jobs: jobs.acquire_lease("purge-outbox", "dead-worker/1",
+                                                                     now, 5))
+    assert await with_jobs(engine_a, lambda jobs: jobs.claim("purge-outbox", now, "schedule",
+                                                             "dead-worker/1", now))
+    assert not await with_jobs(engine_a, lambda jobs: jobs.acquire_lease(
+        "purge-outbox", "live/1", now + timedelta(seconds=1), 5))
+    assert await with_jobs(engine_a, lambda jobs: jobs.acquire_lease(
+        "purge-outbox", "live/1", now + timedelta(seconds=6), 5))
     runs = await _runs(engine_a, "purge-outbox")
     assert runs[0].status == "failed" and runs[0].error.startswith("abandoned")

@@ -8,11 +8,11 @@ from typing import Any
 import httpx
 import pytest
 
-from techai_shared.bookmark_store import BookmarkStore
-from techai_shared.catalog import BookmarkItemType
-from techai_shared.catalog_store import contest_store, news_store
-from techai_shared.conversations import SessionState
+from command_api.service_layer.bookmarks import BookmarkService
+from command_api.service_layer.catalog import CatalogService
+from techai_shared.conversation.model import SessionState
 from techai_shared.events import AggregateType
+from techai_shared.events.catalog import BookmarkItemType
 from tests.conftest import eventually, unique
 from tests.integration.ops_pipeline import Pipeline, minutes, pipeline
 from tests.support.catalog import seed_items
@@ -46,7 +46,7 @@ async def _snapshot(p: Pipeline) -> dict[str, list[dict[str, Any]]]:
 
 async def _in_sync(p: Pipeline, sessions: list[SessionState]) -> bool:
     for s in sessions:
-        fresh = (await p.store.sessions_by_id([s.session_id]))[0]
+        fresh = await p.session_row(s.session_id)
         doc = await p.session_doc(s.session_id)
         if doc is None or doc["version"] != fresh.version:
             return False
@@ -96,14 +96,13 @@ async def test_rebuild_from_an_emptied_read_model_reproduces_the_documents(setti
         p.clock.set(t0 + minutes(40))
         assert (await p.ops.runner.run_manual("deactivate-idle-sessions")).rows_affected == 2
 
-        contests = contest_store(p.engine, p.relay.wake)
-        news = news_store(p.engine, p.relay.wake)
-        bookmarks = BookmarkStore(p.engine, p.relay.wake)
-        contest_ids = [await _create(contests, item) for item in seed_items(AggregateType.CONTEST)[:3]]
-        news_id = await _create(news, seed_items(AggregateType.NEWS)[0])
-        await contests.delete(contest_ids[2])
-        await bookmarks.create_for(user, BookmarkItemType.CONTEST, contest_ids[0], tag="관심",
-                                   memo="신청하기")
+        catalog, bookmarks = CatalogService(p.uow), BookmarkService(p.uow)
+        contest_ids = [await _create(catalog, AggregateType.CONTEST, item)
+                       for item in seed_items(AggregateType.CONTEST)[:3]]
+        news_id = await _create(catalog, AggregateType.NEWS, seed_items(AggregateType.NEWS)[0])
+        await catalog.delete(AggregateType.CONTEST, contest_ids[2])
+        await bookmarks.create(user, BookmarkItemType.CONTEST, contest_ids[0], tag="관심",
+                               memo="신청하기")
 
         sessions = [kept, renamed, deleted]
 
@@ -145,7 +144,7 @@ async def test_rebuild_from_an_emptied_read_model_reproduces_the_documents(setti
         assert f'sync_projection_lag_seconds_bucket{{le="0.01",topic="{topic}"}}' in metrics
 
 
-async def _create(store, item: dict[str, Any]) -> str:
-    fields = {k: v for k, v in item.items() if k not in ("createdAt", "updatedAt", "deletedAt")}
-    result = await store.create(store.kind.model.model_validate(fields))
+async def _create(catalog: CatalogService, kind: AggregateType, item: dict[str, Any]) -> str:
+    fields = {k: v for k, v in item.items() if k not in ("id", "createdAt", "updatedAt", "deletedAt")}
+    result = await catalog.create(kind, fields, item["id"])
     return str(result.item.id)

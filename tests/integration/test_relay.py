@@ -14,15 +14,17 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from techai_shared.clock import utcnow
-from techai_shared.conversations import ConversationStore, NewMessage
-from techai_shared.db import outbox
+from techai_shared.conversation.model import NewMessage
 from techai_shared.db.engine import make_engine
 from techai_shared.db.outbox import OutboxRelay, add_events
+from techai_shared.db.outbox.leader import LeaderLock
+from techai_shared.db.outbox.relay import PUBLISH_FAILURES
 from techai_shared.db.schema import outbox_events
 from techai_shared.events import AggregateType, EventEnvelope, EventType
 from techai_shared.kafka import ensure_topics
 from techai_shared.settings import CommonSettings
 from tests.conftest import eventually
+from tests.support.conversations import Conversations
 
 pytestmark = pytest.mark.integration
 
@@ -146,7 +148,7 @@ async def test_writes_succeed_while_kafka_is_down_and_are_published_once_it_is_u
     own_broker, engine, settings, relays, broker_port, tmp_path
 ):
     settings = settings.model_copy(update={"kafka_bootstrap_servers": f"127.0.0.1:{broker_port}"})
-    store = ConversationStore(engine)
+    store = Conversations(engine)
     relay = OutboxRelay(engine, settings, max_backoff=0.5)
     relays.append(relay)
     relay.start()
@@ -182,7 +184,7 @@ async def test_writes_succeed_while_kafka_is_down_and_are_published_once_it_is_u
 
 
 def _failures() -> float:
-    return float(outbox.PUBLISH_FAILURES._value.get())
+    return float(PUBLISH_FAILURES._value.get())
 
 
 async def _failed_since(count: float) -> bool:
@@ -242,7 +244,7 @@ async def test_only_one_of_two_relays_publishes_and_the_other_takes_over(engine,
 async def test_only_one_relay_publishes_on_sqlite(tmp_path):
     settings = CommonSettings(mysql_url=f"sqlite+aiosqlite:///{tmp_path}/relay.db")
     engines = [make_engine(settings), make_engine(settings)]
-    locks = [outbox._LeaderLock(e, "relay") for e in engines]
+    locks = [LeaderLock(e, "relay") for e in engines]
     try:
         assert await locks[0].hold() is True
         assert await locks[1].hold() is False

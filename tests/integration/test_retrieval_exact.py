@@ -15,9 +15,9 @@ from devstack.servers import Server
 from pymongo import AsyncMongoClient
 from pymongo.asynchronous.database import AsyncDatabase
 
-from techai_shared.retrieval.exact import ExactStrategy
-from techai_shared.retrieval.model import Collection, RetrievalError, SearchFilters
-from techai_shared.retrieval.service import CatalogRetriever
+from chatbot_api.retrieval.exact import ExactStrategy
+from chatbot_api.retrieval.model import Collection, RetrievalError, SearchFilters
+from chatbot_api.retrieval.service import CatalogRetriever
 from tests.conftest import unique
 
 pytestmark = pytest.mark.integration

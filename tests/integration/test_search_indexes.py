@@ -12,9 +12,9 @@ import pytest
 from pymongo import AsyncMongoClient
 from pymongo.asynchronous.database import AsyncDatabase
 
+from chatbot_api.retrieval.atlas import AtlasStrategy
+from chatbot_api.retrieval.model import Collection, RetrievalError, SearchFilters
 from query_sync.adapters.search_indexes import ensure_vector_indexes
-from techai_shared.retrieval.atlas import AtlasStrategy
-from techai_shared.retrieval.model import Collection, RetrievalError, SearchFilters
 from techai_shared.settings import CommonSettings
 
 pytestmark = pytest.mark.integration

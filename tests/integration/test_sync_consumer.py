@@ -6,6 +6,7 @@ store-outage tests start servers of their own, since they stop them.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from collections.abc import AsyncIterator
@@ -22,11 +23,12 @@ from prometheus_client import REGISTRY
 
 from query_sync.adapters.conversations import MESSAGES, SESSIONS
 from query_sync.bootstrap import SyncWorker, bootstrap
+from query_sync.entrypoints.compensations import BrokerCompensations, TansuCompensations
 from query_sync.errors import ConsumerNotRunning
 from query_sync.settings import SyncSettings, dead_letter_topic
 from techai_shared.clock import utcnow
-from techai_shared.conversations import SessionState, StoredMessage
 from techai_shared.events import AggregateType, EventEnvelope, EventType
+from techai_shared.events.conversation import MessagePayload, SessionPayload
 from techai_shared.kafka import ensure_topics
 from techai_shared.mongo import make_mongo_client
 from techai_shared.settings import CommonSettings
@@ -85,19 +87,24 @@ async def _producer(started: dict[str, AIOKafkaProducer], bootstrap_servers: str
 def _conversation(session_id: str, user_id: str = "u1") -> list[EventEnvelope]:
     """What the writer emits for a new session's first exchange: Created, two messages, Updated."""
     now = utcnow()
-    created = SessionState(session_id, user_id, "첫 질문", now, now, True, 0, 1)
-    messages = [StoredMessage(uuid.uuid4().hex, session_id, role, text, seq, 3, [], now)
+
+    def session(message_count: int) -> dict[str, Any]:
+        return SessionPayload(session_id=session_id, user_id=user_id, title="첫 질문", created_at=now,
+                              last_message_at=now, is_active=True, message_count=message_count).to_payload()
+
+    messages = [MessagePayload(session_id=session_id, message_id=uuid.uuid4().hex, user_id=user_id,
+                               role=role, content=text, sequence_number=seq, token_count=3,
+                               created_at=now).to_payload()
                 for seq, (role, text) in enumerate((("user", "첫 질문"), ("assistant", "답변")), 1)]
-    updated = SessionState(session_id, user_id, "첫 질문", now, now, True, 2, 4)
 
     def event(event_type: EventType, version: int, payload: dict[str, Any]) -> EventEnvelope:
         return EventEnvelope(event_type=event_type, aggregate_type=AggregateType.CONVERSATION,
                              aggregate_id=session_id, version=version, occurred_at=now, payload=payload)
 
     return [
-        event(EventType.SESSION_CREATED, 1, created.payload()),
-        *(event(EventType.MESSAGE_CREATED, 2 + i, m.payload(user_id)) for i, m in enumerate(messages)),
-        event(EventType.SESSION_UPDATED, 4, updated.payload()),
+        event(EventType.SESSION_CREATED, 1, session(0)),
+        *(event(EventType.MESSAGE_CREATED, 2 + i, m) for i, m in enumerate(messages)),
+        event(EventType.SESSION_UPDATED, 4, session(2)),
     ]
 
 
@@ -282,6 +289,58 @@ async def test_position_past_the_log_end_is_read_again_from_the_beginning(settin
     session_id = uuid.uuid4().hex
     await _publish(await _producer(producer, sync.kafka_bootstrap_servers), topic, _conversation(session_id))
     await eventually(lambda: _projected(sync, session_id))
+
+
+_HOOKS = ("consumer_options", "start", "stop", "broker_failed", "correct_position")
+
+
+def _spy_on_tansu_hooks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the TansuCompensations hooks called from now on, in order (they still run)."""
+    calls: list[str] = []
+    for name in _HOOKS:
+        original = getattr(TansuCompensations, name)
+        if asyncio.iscoroutinefunction(original):
+            async def spy(self: Any, *args: Any, _name: str = name, _original: Any = original) -> Any:
+                calls.append(_name)
+                return await _original(self, *args)
+        else:
+            def spy(self: Any, *args: Any, _name: str = name, _original: Any = original) -> Any:
+                calls.append(_name)
+                return _original(self, *args)
+        monkeypatch.setattr(TansuCompensations, name, spy)
+    return calls
+
+
+async def test_with_compensations_off_the_plain_loop_projects_and_no_hook_runs(
+    settings, workers, producer, monkeypatch
+):
+    calls = _spy_on_tansu_hooks(monkeypatch)
+    sync = _sync_settings(settings, sync_broker_compensations="none")
+    topic = sync.conversation_topic
+    await ensure_topics(sync)
+    worker = await _start_worker(sync, workers)
+    assert type(worker.consumer.compensations) is BrokerCompensations
+    p = await _producer(producer, sync.kafka_bootstrap_servers)
+    first = uuid.uuid4().hex
+    await _publish(p, topic, _conversation(first))
+    await eventually(lambda: _projected(sync, first))
+
+    # Tansu's quirk is left alone now: a position past the log end stays there (compare
+    # test_position_past_the_log_end_is_read_again_from_the_beginning).
+    kafka = await eventually(lambda: _assigned(worker))
+    for tp in kafka.assignment():
+        kafka.seek(tp, 1_000)
+    stuck = uuid.uuid4().hex
+    await _publish(p, topic, _conversation(stuck))
+    await asyncio.sleep(4 * sync.sync_position_check_interval_seconds)
+    assert not await _projected(sync, stuck)
+    assert calls == []
+
+    # The spies do see the default compensations at work (a new group reads from the start).
+    await _start_worker(_sync_settings(settings), workers)
+    await eventually(lambda: _projected(sync, stuck))
+    await eventually(lambda: _async_true("correct_position" in calls))
+    assert {"consumer_options", "start"} <= set(calls)
 
 
 async def _assigned(worker: SyncWorker) -> AIOKafkaConsumer | None:

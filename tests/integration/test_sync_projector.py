@@ -1,7 +1,7 @@
 """The conversation projector against SecantusDB: idempotent, monotonic, order-independent.
 
-The event stream comes from the real writer (ConversationStore on MariaDB), read back from the
-outbox exactly as the relay would publish it.
+The event stream comes from the real writer (the session aggregate and its repository on
+MariaDB), read back from the outbox exactly as the relay would publish it.
 """
 
 from __future__ import annotations
@@ -20,10 +20,11 @@ from query_sync.adapters.conversations import MESSAGES, SESSIONS, ConversationPr
 from query_sync.errors import InvalidPayload, UnknownEvent
 from query_sync.projection import Outcome
 from techai_shared.clock import utcnow
-from techai_shared.conversations import ConversationStore, NewMessage
+from techai_shared.conversation.model import NewMessage
 from techai_shared.db.schema import outbox_events
 from techai_shared.events import AggregateType, EventEnvelope, EventType
 from techai_shared.mongo import make_mongo_client
+from tests.support.conversations import Conversations
 
 pytestmark = pytest.mark.integration
 
@@ -51,7 +52,7 @@ def _pair(text: str) -> tuple[NewMessage, NewMessage]:
 
 async def _writer_events(engine, *, with_delete: bool) -> list[EventEnvelope]:
     """Two sessions written through the command layer; one renamed, one (optionally) deleted."""
-    store = ConversationStore(engine)
+    store = Conversations(engine)
     user = uuid.uuid4().hex
     kept = (await store.append_exchange(user, None, *_pair("다음 달 AI 해커톤"), utcnow())).session
     for i in range(2):

@@ -1,54 +1,45 @@
-"""The model server failing three ways (500s, hanging, closing the connection): the client gets the
-envelope's 503/504 within the configured timeout, and nothing of the exchange is stored.
+"""The model server failing three ways (500s, hanging, closing the connection), on either provider's
+wire: the client gets the envelope's 503/504 within the configured timeout, and nothing of the
+exchange is stored.
 
-tests/integration/test_chat_api.py::test_model_failure_stores_nothing covers 500 and hang on the JSON
-endpoint; this adds the dropped connection, the time bound and the streaming endpoint.
+tests/integration/test_model_providers.py covers each fault per endpoint (and 429, a cut stream,
+keep-alives); this one drives a session through them: a healthy first exchange, then a new session,
+a follow-up and a stream during the fault, and the session's two messages still all there is.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
 import uuid
-from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
 
+from chatbot_api.settings import ChatbotSettings
 from techai_shared.db.engine import make_engine
 from techai_shared.db.schema import conversation_messages, conversation_sessions, outbox_events
 from techai_shared.settings import CommonSettings
 from tests.support.chat import auth, chat_client, chat_settings, parse_sse
+from tests.support.fake_llm import ANTHROPIC, OPENAI, DroppingServer
 
 pytestmark = pytest.mark.integration
 
 TIMEOUT, RETRIES, TOTAL = 1.0, 1, 3.0
 
 
-@contextlib.asynccontextmanager
-async def closing_server() -> AsyncIterator[str]:
-    """A "model server" that reads the request and closes the connection without answering."""
-    accepted = 0
-
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        nonlocal accepted
-        accepted += 1
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(reader.read(65536), 1)
-        writer.transport.abort()  # RST, not even an HTTP status line
-
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    try:
-        yield f"http://127.0.0.1:{port}/v1"
-    finally:
-        server.close()
-        assert accepted > 0, "the closing server was never called"
+def model_settings(settings: CommonSettings, provider: str, server: Any) -> ChatbotSettings:
+    """chatbot-api on `provider`'s wire at `server`, with short per-attempt and overall timeouts."""
+    wire = ({"openai_api_key": "k", "openai_base_url": server.base_url} if provider == OPENAI
+            else {"anthropic_api_key": "k", "anthropic_base_url": server.anthropic_base_url})
+    return chat_settings(settings, **{
+        "chatbot_provider": provider, **wire, "chatbot_model_timeout_seconds": TIMEOUT,
+        "chatbot_model_max_retries": RETRIES, "chatbot_model_total_timeout_seconds": TOTAL})
 
 
 async def _counts(mysql_url: str) -> tuple[int, ...]:
-    engine = make_engine(chat_settings_base(mysql_url))
+    engine = make_engine(CommonSettings(mysql_url=mysql_url))
     try:
         async with engine.connect() as conn:
             return tuple([(await conn.execute(select(func.count()).select_from(t))).scalar_one()
@@ -57,31 +48,27 @@ async def _counts(mysql_url: str) -> tuple[int, ...]:
         await engine.dispose()
 
 
-def chat_settings_base(mysql_url: str) -> CommonSettings:
-    return CommonSettings(mysql_url=mysql_url)
-
-
+@pytest.mark.parametrize("provider", [OPENAI, ANTHROPIC])
 @pytest.mark.parametrize(("fault", "status", "code"), [
     ("error", 503, "5031"), ("hang", 504, "5041"), ("close", 503, "5031"),
 ])
-async def test_model_fault_is_503_or_504_in_time_and_stores_nothing(settings, llm, fault, status, code):
-    llm.mode, llm.delay, llm.reply = "ok", 0.0, None
-    limits = {"openai_api_key": "k", "openai_timeout_seconds": TIMEOUT,
-              "openai_max_retries": RETRIES, "openai_total_timeout_seconds": TOTAL}
+async def test_model_fault_is_503_or_504_in_time_and_stores_nothing(settings, llm, fault, status, code,
+                                                                    provider):
+    llm.reset()
     h = auth(settings, uuid.uuid4().hex)
-    healthy = chat_settings(settings, openai_base_url=llm.base_url, **limits)
+    healthy = model_settings(settings, provider, llm)
     async with chat_client(healthy, catalog=False) as (api, _):
         ok = await api.post("/api/v1/chatbot", json={"message": "첫 질문"}, headers=h)
         assert ok.status_code == 200, ok.text
     sid = ok.json()["data"]["conversationId"]
     before = await _counts(healthy.mysql_url)
     async with contextlib.AsyncExitStack() as stack:
-        base_url = llm.base_url
+        server: Any = llm
         if fault == "close":
-            base_url = await stack.enter_async_context(closing_server())
+            server = await stack.enter_async_context(DroppingServer())
         else:
             llm.mode = fault
-        faulty = chat_settings(settings, openai_base_url=base_url, **limits)
+        faulty = model_settings(settings, provider, server)
         try:
             async with chat_client(faulty, catalog=False) as (api, _):
                 for path, body in [
@@ -106,4 +93,6 @@ async def test_model_fault_is_503_or_504_in_time_and_stores_nothing(settings, ll
                 page = await api.get(f"/api/v1/chatbot/sessions/{sid}/messages", headers=h)
                 assert len(page.json()["data"]["messages"]) == 2
         finally:
-            llm.mode = "ok"
+            llm.reset()
+        if isinstance(server, DroppingServer):
+            assert server.accepted > 0, "the dropping server was never called"

@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from query_sync.bootstrap import SyncWorker, bootstrap
 from query_sync.settings import SyncSettings
 from techai_shared.clock import utcnow
-from techai_shared.conversations import ConversationStore, NewMessage
+from techai_shared.conversation.model import NewMessage
 from techai_shared.db.outbox import OutboxRelay
 from techai_shared.db.schema import outbox_events
 from techai_shared.kafka import ensure_topics
@@ -33,6 +33,7 @@ from techai_shared.settings import CommonSettings
 from tests.conftest import eventually, unique
 from tests.integration.test_sync_consumer import _read_all
 from tests.reliability.support import MESSAGES, SESSIONS, converged
+from tests.support.conversations import Conversations
 
 pytestmark = pytest.mark.integration
 
@@ -95,7 +96,7 @@ async def test_duplicates_from_a_relay_killed_before_marking_change_nothing(
     settings: CommonSettings, engine: AsyncEngine, started: list[Any]
 ):
     await ensure_topics(settings)
-    store = ConversationStore(engine)
+    store = Conversations(engine)
     users = [uuid.uuid4().hex for _ in range(3)]
     for user in users:
         sid = None

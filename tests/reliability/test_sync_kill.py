@@ -20,13 +20,14 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from techai_shared.clock import utcnow
-from techai_shared.conversations import ConversationStore, NewMessage
+from techai_shared.conversation.model import NewMessage
 from techai_shared.db.outbox import OutboxRelay
 from techai_shared.db.schema import outbox_events
 from techai_shared.kafka import ensure_topics
 from techai_shared.settings import CommonSettings
 from tests.conftest import eventually, unique
 from tests.reliability.support import MESSAGES, assert_contiguous, converged
+from tests.support.conversations import Conversations
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -84,7 +85,7 @@ async def test_sigkill_of_query_sync_mid_stream_then_restart_converges_exactly(
 
     relay = OutboxRelay(engine, settings)
     relay.start()
-    store = ConversationStore(engine, on_commit=relay.wake)
+    store = Conversations(engine, relay)
     users = [uuid.uuid4().hex for _ in range(USERS)]
 
     async def converse(user: str) -> None:

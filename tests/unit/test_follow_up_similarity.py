@@ -9,10 +9,10 @@ from collections.abc import Sequence
 import pytest
 
 from chatbot_api.domain.routing import RouteOptions, route
+from chatbot_api.retrieval.lookup import ItemRef
+from chatbot_api.retrieval.model import Collection, SearchFilters, SearchHit
 from chatbot_api.service_layer.chat import deliver_in_parts
 from chatbot_api.service_layer.retrieval import CatalogFinder, Previous
-from techai_shared.retrieval.lookup import ItemRef
-from techai_shared.retrieval.model import Collection, SearchFilters, SearchHit
 
 pytestmark = pytest.mark.unit
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from techai_shared.retrieval.glossary import GLOSSARY_FILE, Glossary, default_glossary, keyword_query
-from techai_shared.retrieval.keyword import tokenize
+from chatbot_api.retrieval.glossary import GLOSSARY_FILE, Glossary, default_glossary, keyword_query
+from chatbot_api.retrieval.keyword import tokenize
 
 pytestmark = pytest.mark.unit
 

@@ -21,7 +21,8 @@ from query_sync.documents import message_document, session_document
 from query_sync.entrypoints.consumer import parse_event
 from query_sync.errors import InvalidEnvelope, InvalidPayload
 from query_sync.retry import Backoff, is_transient
-from techai_shared.conversations import SessionState, StoredMessage
+from techai_shared.conversation.events import message_payload, session_payload
+from techai_shared.conversation.model import SessionState, StoredMessage
 from techai_shared.events import AggregateType, EventEnvelope, EventType
 
 pytestmark = pytest.mark.unit
@@ -49,7 +50,7 @@ def _record(value: bytes | None, headers: tuple[tuple[str, bytes], ...] = ()) ->
 
 
 def test_session_payload_maps_to_snake_case_document_with_bson_datetimes():
-    event = _event(EventType.SESSION_UPDATED, 4, _session().payload())
+    event = _event(EventType.SESSION_UPDATED, 4, session_payload(_session()).to_payload())
     doc = session_document(event, NOW)
     assert doc == {
         "session_id": "s1", "user_id": "u1", "title": "AI 해커톤 있어?",
@@ -61,7 +62,7 @@ def test_session_payload_maps_to_snake_case_document_with_bson_datetimes():
 
 
 def test_deleted_event_is_a_tombstone_even_without_deleted_at():
-    payload = _session(is_active=True).payload()
+    payload = session_payload(_session(is_active=True)).to_payload()
     doc = session_document(_event(EventType.SESSION_DELETED, 5, payload), NOW)
     assert doc["is_deleted"] is True
     assert doc["is_active"] is False
@@ -69,7 +70,7 @@ def test_deleted_event_is_a_tombstone_even_without_deleted_at():
 
 
 def test_offsets_other_than_utc_are_normalised():
-    payload = _session().payload() | {"createdAt": "2025-03-01T18:30:15.123+09:00"}
+    payload = session_payload(_session()).to_payload() | {"createdAt": "2025-03-01T18:30:15.123+09:00"}
     doc = session_document(_event(EventType.SESSION_CREATED, 1, payload), NOW)
     assert doc["created_at"] == T0
     assert doc["created_at"].utcoffset() == timedelta(0)
@@ -77,7 +78,7 @@ def test_offsets_other_than_utc_are_normalised():
 
 def test_message_payload_maps_to_document_with_event_version():
     message = StoredMessage("m1", "s1", "assistant", "답변", 2, 7, [{"type": "contest", "id": "c1"}], T0)
-    doc = message_document(_event(EventType.MESSAGE_CREATED, 3, message.payload("u1")))
+    doc = message_document(_event(EventType.MESSAGE_CREATED, 3, message_payload(message, "u1").to_payload()))
     assert doc == {
         "message_id": "m1", "session_id": "s1", "user_id": "u1", "role": "assistant",
         "content": "답변", "sequence_number": 2, "token_count": 7,
@@ -88,9 +89,9 @@ def test_message_payload_maps_to_document_with_event_version():
 @pytest.mark.parametrize("payload", [
     {},
     {"sessionId": "s1", "userId": "u1"},
-    _session().payload() | {"createdAt": "yesterday"},
-    _session().payload() | {"messageCount": -1},
-    _session(session_id="another").payload(),
+    session_payload(_session()).to_payload() | {"createdAt": "yesterday"},
+    session_payload(_session()).to_payload() | {"messageCount": -1},
+    session_payload(_session(session_id="another")).to_payload(),
 ])
 def test_impossible_session_payload_is_invalid(payload):
     with pytest.raises(InvalidPayload):
@@ -98,7 +99,7 @@ def test_impossible_session_payload_is_invalid(payload):
 
 
 def test_message_without_id_is_invalid():
-    payload = StoredMessage("m1", "s1", "user", "q", 1, 1, [], T0).payload("u1")
+    payload = message_payload(StoredMessage("m1", "s1", "user", "q", 1, 1, [], T0), "u1").to_payload()
     del payload["messageId"]
     with pytest.raises(InvalidPayload):
         message_document(_event(EventType.MESSAGE_CREATED, 2, payload))
@@ -118,7 +119,7 @@ def test_records_that_are_not_envelopes_are_poison(value):
 
 
 def test_valid_record_parses_to_its_envelope():
-    event = _event(EventType.SESSION_CREATED, 1, _session().payload())
+    event = _event(EventType.SESSION_CREATED, 1, session_payload(_session()).to_payload())
     assert parse_event(_record(event.to_json().encode())) == event
 
 

@@ -7,11 +7,18 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
-from techai_shared.retrieval.exact import cosine_similarities, prefilter
-from techai_shared.retrieval.intent import read_intent
-from techai_shared.retrieval.keyword import bm25_scores, ranks, reciprocal_rank_fusion, tokenize
-from techai_shared.retrieval.model import Collection, RetrievalError, SearchFilters, SearchHit, atlas_score
-from techai_shared.retrieval.service import merge_hits
+from chatbot_api.retrieval.intent import read_intent
+from chatbot_api.retrieval.keyword import bm25_scores, ranks, reciprocal_rank_fusion, tokenize
+from chatbot_api.retrieval.model import (
+    Collection,
+    RetrievalError,
+    SearchFilters,
+    SearchHit,
+    atlas_score,
+    cosine_similarities,
+    prefilter,
+)
+from chatbot_api.retrieval.service import merge_hits
 
 pytestmark = pytest.mark.unit
 
@@ -66,7 +73,7 @@ def test_cosine_similarities_handle_unnormalised_and_zero_rows() -> None:
     SearchFilters(published_after=datetime(2026, 1, 1, tzinfo=UTC)),
 ])
 def test_bookmarks_are_always_filtered_by_the_callers_user_id(filters: SearchFilters) -> None:
-    assert prefilter(Collection.BOOKMARKS, "1001", filters) == {"user_id": "1001"}
+    assert prefilter(Collection.BOOKMARKS, "1001", filters) == {"user_id": {"$eq": "1001"}}
 
 
 def test_bookmarks_cannot_be_searched_without_a_user_id() -> None:

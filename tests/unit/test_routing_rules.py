@@ -7,8 +7,10 @@ import pytest
 from chatbot_api.domain.context import Budget, fit_prompt
 from chatbot_api.domain.conversation import ChatTurn
 from chatbot_api.domain.routing import RouteKind, RouteOptions, route
+from chatbot_api.retrieval.model import Collection, SearchHit
 from techai_shared.errors import TokenLimitExceeded
-from techai_shared.retrieval.model import Collection, SearchHit
+
+pytestmark = pytest.mark.unit
 
 DEFAULT = RouteOptions()
 

@@ -1,4 +1,4 @@
-"""Text embeddings for the catalog (DESIGN.md section 6): one port, two providers.
+"""Text embeddings for the catalog (docs/architecture.md, Retrieval): one port, two providers.
 
 query-sync embeds passages (catalog items) with it and chatbot-api embeds queries, so both sides
 of a search use the same provider, model and conventions:

@@ -7,7 +7,7 @@ from typing import Any
 
 
 class ErrorCode(Enum):
-    """HTTP status, envelope code, message code and its Korean text (DESIGN.md section 4)."""
+    """HTTP status, envelope code, message code and its Korean text (docs/api.md)."""
 
     INVALID_INPUT = (400, "4001", "INVALID_INPUT", "잘못된 입력입니다")
     TOKEN_LIMIT_EXCEEDED = (400, "4002", "TOKEN_LIMIT_EXCEEDED", "입력 토큰 한도를 초과했습니다")

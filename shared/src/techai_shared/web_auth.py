@@ -3,7 +3,7 @@
 They are `async def` although they never await: FastAPI runs a plain `def` dependency in its thread
 pool, a thread hand-off per request for work that takes microseconds.
 
-Each app keeps its wired objects on `app.state.container`, whose `settings` hold the JWT rules.
+Each app keeps its settings, which hold the JWT rules, on `app.state.settings`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ async def get_current_user(
     """The verified caller, or 401 (4011)."""
     if credentials is None or credentials.scheme.lower() != "bearer":
         raise Unauthenticated("a Bearer token is required")
-    return verify_token(credentials.credentials, request.app.state.container.settings)
+    return verify_token(credentials.credentials, request.app.state.settings)
 
 
 CurrentUser = Annotated[Principal, Depends(get_current_user)]

@@ -31,14 +31,14 @@ from typing import Any
 from pymongo import AsyncMongoClient
 from pymongo.asynchronous.database import AsyncDatabase
 
+from chatbot_api.retrieval.model import Collection
+from chatbot_api.retrieval.service import CatalogRetriever
 from devstack.servers import Server, free_port, start_secantus
 from query_sync import catalog_documents
 from query_sync.adapters.catalog import CatalogProjector
 from query_sync.catalog_documents import BOOKMARKS, CATALOG_KINDS, CONTESTS, NEWS_ARTICLES, CatalogKind
 from techai_shared.embeddings import Embedder, make_embedder
 from techai_shared.events import EventEnvelope
-from techai_shared.retrieval.model import Collection
-from techai_shared.retrieval.service import CatalogRetriever
 from techai_shared.settings import CommonSettings
 
 K = 5

@@ -19,7 +19,7 @@ from typing import Any
 from pymongo import AsyncMongoClient
 
 from chatbot_api.adapters.llm import UnconfiguredModel
-from chatbot_api.bootstrap import build_chat
+from chatbot_api.bootstrap import build_chat, unit_of_work
 from chatbot_api.service_layer.chat import ChatOptions, ChatService
 from chatbot_api.settings import ChatbotSettings
 from devstack.evaluate import SEED_FILES, eval_arguments, load_catalog, read_jsonl, temporary_secantus
@@ -27,7 +27,6 @@ from query_sync.catalog_documents import BOOKMARKS
 from techai_shared.auth import Principal
 from techai_shared.cache import make_redis
 from techai_shared.clock import utcnow
-from techai_shared.conversations import ConversationStore
 from techai_shared.db.engine import make_engine
 from techai_shared.db.migrate import upgrade_to_head
 from techai_shared.embeddings import Embedder, make_embedder
@@ -102,8 +101,7 @@ async def run_all(settings: ChatbotSettings, queries: list[dict[str, Any]], seed
         if load:
             await load_catalog(mongo[settings.mongodb_database], embedder, seed_dir)
         owners = {d["id"]: str(d["userId"]) for d in read_jsonl(seed_dir / SEED_FILES[BOOKMARKS])}
-        store = ConversationStore(engine)
-        chat = build_chat(settings, store, mongo, redis, UnconfiguredModel(), embedder, utcnow)
+        chat = build_chat(settings, unit_of_work(engine), mongo, redis, UnconfiguredModel(), embedder, utcnow)
         return [await cite(chat, q, owners) for q in queries]
     finally:
         await redis.aclose()

@@ -1,4 +1,4 @@
-"""Wires the concrete adapters of chatbot-api; the only place that knows them all."""
+"""Wires the concrete adapters of chatbot-api into its use cases; the only place that knows them all."""
 
 from __future__ import annotations
 
@@ -10,42 +10,44 @@ from pymongo import AsyncMongoClient
 from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from chatbot_api.adapters.llm import ChatModel, make_model
+from chatbot_api.adapters.llm import make_model
 from chatbot_api.adapters.rate_limit import RedisRateLimiter
 from chatbot_api.adapters.read_model import MongoReadModel
 from chatbot_api.adapters.response_cache import ResponseCache
-from chatbot_api.adapters.usage import SideUsage
+from chatbot_api.adapters.tokens import TokenCounter
+from chatbot_api.adapters.unit_of_work import SqlChatUnitOfWork
+from chatbot_api.domain.usage import PriceTable, Pricing
+from chatbot_api.retrieval.lookup import CatalogLookup
+from chatbot_api.retrieval.service import CatalogRetriever
 from chatbot_api.service_layer.chat import ChatService, load_prompt
-from chatbot_api.service_layer.history import ConversationReader
+from chatbot_api.service_layer.ports import ChatModel, UnitOfWorkFactory
 from chatbot_api.service_layer.retrieval import CatalogFinder, MemoEmbedder
+from chatbot_api.service_layer.sessions import SessionService
 from chatbot_api.service_layer.titles import TitleWriter
 from chatbot_api.settings import ChatbotSettings
 from techai_shared.cache import make_redis
 from techai_shared.clock import Clock, utcnow
-from techai_shared.conversations import ConversationStore
 from techai_shared.db.engine import check_database, make_engine
 from techai_shared.db.outbox import OutboxRelay
+from techai_shared.db.unit_of_work import Wakeable
 from techai_shared.embeddings import Embedder, make_embedder
 from techai_shared.mongo import make_mongo_client
-from techai_shared.retrieval.lookup import CatalogLookup
-from techai_shared.retrieval.service import CatalogRetriever
-from techai_shared.tokens import TokenCounter
 from techai_shared.web import ReadinessCheck
 
 logger = logging.getLogger(__name__)
 
 
 @dataclass
-class Container:
+class Services:
+    """The use cases the routes call, and what the process holds open for them."""
+
     settings: ChatbotSettings
+    chat: ChatService
+    sessions: SessionService
     engine: AsyncEngine
     mongo: AsyncMongoClient[dict[str, Any]]
     redis: Redis
     relay: OutboxRelay
-    store: ConversationStore
-    reader: ConversationReader
-    chat: ChatService
-    clock: Clock
     model: ChatModel
 
     def readiness_checks(self) -> dict[str, ReadinessCheck]:
@@ -69,15 +71,41 @@ class Container:
         await self.engine.dispose()
 
 
-def build_chat(settings: ChatbotSettings, store: ConversationStore,
+def unit_of_work(engine: AsyncEngine, relay: Wakeable | None = None) -> UnitOfWorkFactory:
+    """A factory of chatbot-api's unit of work on `engine`, waking `relay` after commits."""
+    return lambda: SqlChatUnitOfWork(engine, relay)
+
+
+_UNPRICED: set[str] = set()  # models warned about, so each is warned about once per process
+
+
+def pricing(settings: ChatbotSettings, *, warn: bool = True) -> Pricing:
+    """The answering model's prices from CHATBOT_MODEL_PRICES, whichever provider serves it; a
+    model the table lacks costs 0 (its tokens are still counted), with a warning logged once."""
+    model = settings.model_name
+    found = PriceTable(settings.model_prices).find(model)
+    if found is not None:
+        return found
+    if warn and model not in _UNPRICED:
+        _UNPRICED.add(model)
+        logger.warning("no price for the model %r in CHATBOT_MODEL_PRICES: its estimated cost is 0 "
+                       "(add model=input/output, USD per million tokens)", model)
+    return Pricing(model, 0.0, 0.0)
+
+
+def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,
                mongo: AsyncMongoClient[dict[str, Any]], redis: Redis, model: ChatModel,
                embedder: Embedder, clock: Clock) -> ChatService:
     """The chat use case over its adapters (also used by devstack's evaluate_chat)."""
     db = mongo[settings.mongodb_database]
     embedder = MemoEmbedder(embedder)
+    prices = pricing(settings, warn=model.configured)
+    titles = (TitleWriter(model, uow, load_prompt("title", settings.chatbot_title_prompt_version),
+                          prices, clock)
+              if settings.chatbot_generate_titles else None)
     return ChatService(
         settings=settings,
-        store=store,
+        uow=uow,
         model=model,
         limiter=RedisRateLimiter(redis, settings.chatbot_rate_limit_per_minute),
         tokens=TokenCounter(),
@@ -85,25 +113,21 @@ def build_chat(settings: ChatbotSettings, store: ConversationStore,
         finder=CatalogFinder(CatalogRetriever(db, embedder), CatalogLookup(db), embedder),
         cache=ResponseCache(redis, db, settings.chatbot_cache_ttl_seconds,
                             settings.chatbot_cache_prefix),
-        titles=(TitleWriter(model, store, load_prompt("title", settings.chatbot_title_prompt_version),
-                            SideUsage(store.engine, settings.openai_model,
-                                      settings.openai_input_price_per_million,
-                                      settings.openai_output_price_per_million, clock))
-                if settings.chatbot_generate_titles else None),
+        pricing=prices,
+        titles=titles,
     )
 
 
 def bootstrap(settings: ChatbotSettings, model: ChatModel | None = None,
-              clock: Clock = utcnow, embedder: Embedder | None = None) -> Container:
-    """Build every adapter and service; starts the outbox relay."""
+              clock: Clock = utcnow, embedder: Embedder | None = None) -> Services:
+    """Build every adapter and use case; starts the outbox relay."""
     engine = make_engine(settings)
     mongo = make_mongo_client(settings)
     redis = make_redis(settings)
     relay = OutboxRelay(engine, settings)
-    store = ConversationStore(engine, on_commit=relay.wake)
-    reader = ConversationReader(MongoReadModel(mongo[settings.mongodb_database]), store)
+    uow = unit_of_work(engine, relay)
     model = model or make_model(settings)
-    chat = build_chat(settings, store, mongo, redis, model, embedder or make_embedder(settings),
-                      clock)
+    chat = build_chat(settings, uow, mongo, redis, model, embedder or make_embedder(settings), clock)
+    sessions = SessionService(uow, MongoReadModel(mongo[settings.mongodb_database]), clock)
     relay.start()
-    return Container(settings, engine, mongo, redis, relay, store, reader, chat, clock, model)
+    return Services(settings, chat, sessions, engine, mongo, redis, relay, model)

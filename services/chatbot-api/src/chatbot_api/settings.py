@@ -1,10 +1,51 @@
-"""chatbot-api settings: the common ones plus CHATBOT_* and the model provider's OPENAI_*."""
+"""chatbot-api settings: the common ones plus CHATBOT_* and the model providers' keys.
+
+The chat model is a LangChain chat model of the provider CHATBOT_PROVIDER names: `openai` (also any
+OpenAI-compatible server through OPENAI_BASE_URL) or `anthropic`. Without the chosen provider's key,
+or with `none`, the service answers from the catalog alone (retrieval-only).
+"""
 
 from __future__ import annotations
 
-from pydantic import Field
+import re
+from typing import Annotated, Literal
+
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import NoDecode
 
 from techai_shared.settings import CommonSettings
+
+Provider = Literal["openai", "anthropic", "none"]
+
+# CHATBOT_MODEL unset: the provider's default. Claude Sonnet 4.6 rather than the newer Sonnet 5.x:
+# those take no temperature and think adaptively within max_tokens, which the 2,000-token default
+# here would cut short.
+DEFAULT_MODELS: dict[str, str] = {"openai": "gpt-4o-mini", "anthropic": "claude-sonnet-4-6"}
+
+# USD per million input / output tokens, "model=input/output": the providers' list prices when this
+# table was written (check their price pages); a dated snapshot (gpt-4o-mini-2024-07-18) is priced
+# as its model.
+DEFAULT_MODEL_PRICES = [
+    "gpt-4o-mini=0.15/0.6",
+    "gpt-4o=2.5/10",
+    "claude-sonnet-4-6=3/15",
+    "claude-sonnet-4-5=3/15",
+    "claude-haiku-4-5=1/5",
+]
+_PRICE = re.compile(r"^(?P<model>[^=\s]+)=(?P<input>\d+(?:\.\d+)?)/(?P<output>\d+(?:\.\d+)?)$")
+
+
+def parse_price(entry: str) -> tuple[str, float, float]:
+    """`model=input/output` (USD per million tokens) as (model, input, output)."""
+    match = _PRICE.match(entry.strip())
+    if match is None:
+        raise ValueError(f"a model price is model=input/output (USD per million tokens), not {entry!r}")
+    return match["model"], float(match["input"]), float(match["output"])
+
+
+def _former(name: str, former: str) -> AliasChoices:
+    """The variable, and the OPENAI_ name it had when OpenAI was the only provider (still read)."""
+    return AliasChoices(name, former)
 
 
 class ChatbotSettings(CommonSettings):
@@ -25,16 +66,56 @@ class ChatbotSettings(CommonSettings):
     # Generate a short session title with the model after the first exchange.
     chatbot_generate_titles: bool = True
 
-    openai_api_key: str | None = None
-    openai_base_url: str | None = None
-    openai_model: str = "gpt-4o-mini"
-    openai_timeout_seconds: float = Field(default=20.0, gt=0)
-    openai_max_retries: int = Field(default=2, ge=0, le=5)
-    openai_total_timeout_seconds: float = Field(default=60.0, gt=0)
-    # How long an idle connection to the provider is kept for reuse: below the server's idle timeout.
-    openai_keepalive_seconds: float = Field(default=4.0, gt=0)
-    openai_max_output_tokens: int = Field(default=800, gt=0)
-    openai_temperature: float = 0.3
-    # USD per million tokens (gpt-4o-mini list price), for tokenUsage.estimatedCost.
-    openai_input_price_per_million: float = 0.15
-    openai_output_price_per_million: float = 0.60
+    # The chat model (docs/configuration.md, ChatbotSettings).
+    chatbot_provider: Provider = "openai"
+    chatbot_model: str | None = None  # None: DEFAULT_MODELS[provider]
+    chatbot_model_temperature: float = Field(default=0.7, ge=0, le=2)
+    chatbot_model_max_output_tokens: int = Field(default=2000, gt=0)
+    # One attempt (connect, and each wait for more of the answer), then the whole call with retries.
+    chatbot_model_timeout_seconds: float = Field(
+        default=60.0, gt=0, validation_alias=_former("chatbot_model_timeout_seconds",
+                                                     "openai_timeout_seconds"))
+    chatbot_model_max_retries: int = Field(
+        default=2, ge=0, le=5, validation_alias=_former("chatbot_model_max_retries",
+                                                        "openai_max_retries"))
+    chatbot_model_total_timeout_seconds: float = Field(
+        default=120.0, gt=0, validation_alias=_former("chatbot_model_total_timeout_seconds",
+                                                      "openai_total_timeout_seconds"))
+    chatbot_model_prices: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: list(DEFAULT_MODEL_PRICES))
+    # A stream sends an SSE comment this often, so proxies keep it open while the model thinks.
+    chatbot_stream_keepalive_seconds: float = Field(default=10.0, gt=0, le=15)
+
+    # OPENAI_API_KEY and OPENAI_BASE_URL are common settings (the OpenAI embedder reads them too).
+    anthropic_api_key: str | None = None
+    anthropic_base_url: str | None = None
+
+    @field_validator("chatbot_model_prices", mode="before")
+    @classmethod
+    def _split_prices(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("chatbot_model_prices")
+    @classmethod
+    def _valid_prices(cls, value: list[str]) -> list[str]:
+        for entry in value:
+            parse_price(entry)
+        return value
+
+    @property
+    def model_name(self) -> str:
+        """The model that answers: CHATBOT_MODEL, else the provider's default."""
+        return self.chatbot_model or DEFAULT_MODELS.get(self.chatbot_provider, "none")
+
+    @property
+    def model_api_key(self) -> str | None:
+        """The chosen provider's key; None when there is none (retrieval-only)."""
+        return {"openai": self.openai_api_key,
+                "anthropic": self.anthropic_api_key}.get(self.chatbot_provider)
+
+    @property
+    def model_prices(self) -> dict[str, tuple[float, float]]:
+        """Model -> (USD per million input tokens, per million output tokens)."""
+        return {model: (inp, out) for model, inp, out in map(parse_price, self.chatbot_model_prices)}

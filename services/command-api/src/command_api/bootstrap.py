@@ -1,8 +1,7 @@
-"""Wires the concrete adapters of command-api; the only place that knows them all."""
+"""Wires the concrete adapters of command-api into its use cases; the only place that knows them all."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,65 +9,73 @@ from pymongo import AsyncMongoClient
 from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from command_api.adapters.job_store import JobStore
-from command_api.adapters.read_model import ReadModel
+from command_api.adapters.outbox_log import SqlOutboxLog
+from command_api.adapters.read_model import MongoReadModel
+from command_api.adapters.unit_of_work import SqlCommandUnitOfWork
+from command_api.service_layer.bookmarks import BookmarkService
+from command_api.service_layer.catalog import CatalogService
 from command_api.service_layer.catalog_import import CatalogImporter
 from command_api.service_layer.jobs import JobRunner, LifecycleJobs
+from command_api.service_layer.ports import OutboxLog, UnitOfWorkFactory
 from command_api.service_layer.republish import Republisher
 from command_api.settings import CommandSettings
-from techai_shared.bookmark_store import BookmarkStore
 from techai_shared.cache import make_redis
-from techai_shared.catalog_store import CatalogStore, contest_store, news_store
 from techai_shared.clock import Clock, utcnow
-from techai_shared.conversations import ConversationStore
 from techai_shared.db.engine import check_database, make_engine
 from techai_shared.db.outbox import OutboxRelay
+from techai_shared.db.unit_of_work import Wakeable
 from techai_shared.kafka import check_kafka
 from techai_shared.mongo import make_mongo_client
 from techai_shared.web import ReadinessCheck
+
+
+def unit_of_work(engine: AsyncEngine, relay: Wakeable | None = None,
+                 clock: Clock = utcnow) -> UnitOfWorkFactory:
+    """A factory of command-api's unit of work on `engine`, waking `relay` after commits."""
+    return lambda: SqlCommandUnitOfWork(engine, relay, clock)
 
 
 @dataclass
 class Operations:
     """The jobs and the projection repair tools; used by the API, the scheduler and the CLI."""
 
-    mongo: AsyncMongoClient[dict[str, Any]]
-    read_model: ReadModel
-    republisher: Republisher
     runner: JobRunner
+    republisher: Republisher
+    outbox: OutboxLog
+    read_model: MongoReadModel
+    mongo: AsyncMongoClient[dict[str, Any]]
 
     async def close(self) -> None:
         await self.mongo.close()
 
 
-def operations(settings: CommandSettings, engine: AsyncEngine,
-               on_commit: Callable[[], None] | None = None, clock: Clock = utcnow,
-               worker: str | None = None) -> Operations:
-    """Wire the jobs over this engine; nothing connects until first used."""
+def operations(settings: CommandSettings, engine: AsyncEngine, relay: Wakeable | None = None,
+               clock: Clock = utcnow, worker: str | None = None) -> Operations:
+    """Wire the jobs over this engine (waking `relay` after their commits, if given); nothing
+    connects until first used."""
     mongo = make_mongo_client(settings)
-    read_model = ReadModel(mongo[settings.mongodb_database])
-    conversations = ConversationStore(engine, on_commit)
-    catalog = [contest_store(engine, on_commit), news_store(engine, on_commit),
-               BookmarkStore(engine, on_commit)]
-    republisher = Republisher(engine, conversations, read_model, catalog, clock)
-    jobs = LifecycleJobs(settings, engine, conversations, republisher).jobs()
-    runner = JobRunner(JobStore(engine), jobs, settings, clock, worker)
-    return Operations(mongo, read_model, republisher, runner)
+    read_model = MongoReadModel(mongo[settings.mongodb_database])
+    uow = unit_of_work(engine, relay, clock)
+    outbox = SqlOutboxLog(engine)
+    republisher = Republisher(uow, outbox, read_model, clock)
+    jobs = LifecycleJobs(settings, uow, outbox, republisher).jobs()
+    runner = JobRunner(uow, jobs, settings, clock, worker)
+    return Operations(runner, republisher, outbox, read_model, mongo)
 
 
 @dataclass
-class Container:
-    """What the process holds open while it runs; closed in reverse order of need."""
+class Services:
+    """The use cases the routes call, and what the process holds open for them; closed in
+    reverse order of need."""
 
     settings: CommandSettings
+    catalog: CatalogService
+    bookmarks: BookmarkService
+    importer: CatalogImporter
+    ops: Operations
     engine: AsyncEngine
     redis: Redis
     relay: OutboxRelay
-    contests: CatalogStore
-    news: CatalogStore
-    bookmarks: BookmarkStore
-    importer: CatalogImporter
-    ops: Operations
 
     def readiness_checks(self) -> dict[str, ReadinessCheck]:
         """The stores this API cannot work without, each checked with one round trip."""
@@ -91,20 +98,21 @@ class Container:
         await self.engine.dispose()
 
 
-def catalog_importer(contests: CatalogStore, news: CatalogStore, bookmarks: BookmarkStore,
-                     report: Callable[[str], None] | None = None) -> CatalogImporter:
-    """The bulk importer over the same stores the API writes through."""
-    stores = {"contests": contests, "newsArticles": news, "bookmarks": bookmarks}
-    return CatalogImporter(stores, report) if report else CatalogImporter(stores)
-
-
-def bootstrap(settings: CommandSettings) -> Container:
-    """Build every adapter and start the outbox relay (call from inside a running event loop)."""
+def bootstrap(settings: CommandSettings) -> Services:
+    """Build every adapter and use case and start the outbox relay (call from inside a running
+    event loop)."""
     engine = make_engine(settings)
     relay = OutboxRelay(engine, settings)
-    contests, news = contest_store(engine, relay.wake), news_store(engine, relay.wake)
-    bookmarks = BookmarkStore(engine, relay.wake)
+    uow = unit_of_work(engine, relay)
+    services = Services(
+        settings=settings,
+        catalog=CatalogService(uow),
+        bookmarks=BookmarkService(uow),
+        importer=CatalogImporter(uow),
+        ops=operations(settings, engine, relay),
+        engine=engine,
+        redis=make_redis(settings),
+        relay=relay,
+    )
     relay.start()
-    return Container(settings, engine, make_redis(settings), relay, contests, news, bookmarks,
-                     catalog_importer(contests, news, bookmarks),
-                     operations(settings, engine, relay.wake))
+    return services

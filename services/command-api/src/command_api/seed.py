@@ -12,11 +12,9 @@ import asyncio
 import sys
 from pathlib import Path
 
-from command_api.bootstrap import catalog_importer
-from command_api.service_layer.catalog_import import ImportCounts
+from command_api.bootstrap import unit_of_work
+from command_api.service_layer.catalog_import import CatalogImporter, ImportCounts
 from command_api.settings import CommandSettings
-from techai_shared.bookmark_store import BookmarkStore
-from techai_shared.catalog_store import contest_store, news_store
 from techai_shared.db.engine import make_engine
 from techai_shared.db.migrate import upgrade_to_head
 from techai_shared.logging import configure_logging
@@ -27,8 +25,7 @@ async def seed(settings: CommandSettings, directory: Path) -> dict[str, ImportCo
     engine = make_engine(settings)
     try:
         await upgrade_to_head(engine)
-        importer = catalog_importer(contest_store(engine), news_store(engine), BookmarkStore(engine),
-                                    report=lambda line: print(line, flush=True))
+        importer = CatalogImporter(unit_of_work(engine), report=lambda line: print(line, flush=True))
         return await importer.import_dir(directory)
     finally:
         await engine.dispose()

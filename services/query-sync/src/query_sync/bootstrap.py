@@ -17,6 +17,7 @@ from query_sync.adapters.conversations import ConversationProjector
 from query_sync.adapters.dead_letters import DeadLetterPublisher
 from query_sync.adapters.search_indexes import ensure_vector_indexes
 from query_sync.catalog_documents import CATALOG_KINDS
+from query_sync.entrypoints.compensations import broker_compensations
 from query_sync.entrypoints.consumer import ProjectionConsumer
 from query_sync.entrypoints.http import HealthServer, create_app
 from query_sync.projection import Projector
@@ -50,7 +51,8 @@ class SyncWorker:
             projectors[settings.topic(kind.aggregate_type.value)] = CatalogProjector(
                 db, kind, embedder, batch_size=settings.embedding_batch_size
             )
-        self.consumer = ProjectionConsumer(settings, projectors, DeadLetterPublisher(settings))
+        self.consumer = ProjectionConsumer(settings, projectors, DeadLetterPublisher(settings),
+                                           broker_compensations(settings))
         self.health = HealthServer(create_app(self.readiness_checks), settings.sync_host, settings.sync_port)
         self._consumer_task: asyncio.Task[None] | None = None
 

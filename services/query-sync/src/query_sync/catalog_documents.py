@@ -1,8 +1,8 @@
 """Catalog payload -> MongoDB document mapping and the embedding text: plain Python, no I/O.
 
-The payload contract is techai_shared.catalog (full camelCase state, public id as `id` and as the
+The payload contract is techai_shared.events.catalog (full camelCase state, public id as `id` and as the
 aggregate id). Documents keep every payload field in snake_case, dates as BSON datetimes (UTC),
-the public id as `document_id`, and what search needs: `embedding_text` (DESIGN.md section 6),
+the public id as `document_id`, and what search needs: `embedding_text` (docs/architecture.md, Retrieval),
 for contests and news also `embedding_head` (the title with the summary, or the start of the
 description), and `embedding_hash`, the sha256 of the model name and those texts, so an update
 that changes none of them is not embedded again (the vector itself is added by the projector).
@@ -23,22 +23,20 @@ from datetime import datetime
 from enum import Enum
 from typing import Any, TypeAlias
 
-from pydantic import ValidationError
-
 from query_sync.adapters.indexes import IndexSpec
-from query_sync.documents import as_utc
 from query_sync.errors import InvalidPayload
-from techai_shared.catalog import (
+from techai_shared.events import AggregateType, ContractViolation, EventEnvelope, EventType, parse_payload
+from techai_shared.events.catalog import (
     CATALOG_EVENTS,
     BookmarkPayload,
     ContestPayload,
     NewsArticlePayload,
 )
-from techai_shared.events import AggregateType, EventEnvelope, EventType
+from techai_shared.events.conversation import as_utc
 
 CatalogItem: TypeAlias = ContestPayload | NewsArticlePayload | BookmarkPayload
 
-NEWS_CONTENT_CHARS = 2_000  # DESIGN.md section 6: news = title + summary + content[:2000]
+NEWS_CONTENT_CHARS = 2_000  # docs/architecture.md, Retrieval: news = title + summary + content[:2000]
 HEAD_DESCRIPTION_CHARS = 300  # a contest's head: its title and the start of its description
 
 
@@ -100,12 +98,9 @@ class CatalogKind:
     def parse(self, event: EventEnvelope) -> CatalogItem:
         """The event's payload, or InvalidPayload (a poison event, never retried)."""
         try:
-            item = self.payload_model.model_validate(event.payload)
-        except ValidationError as exc:
-            raise InvalidPayload(f"{event.event_type.value} payload: {exc}") from exc
-        if item.id != event.aggregate_id:
-            raise InvalidPayload(f"payload id {item.id!r} is not the aggregate id {event.aggregate_id!r}")
-        return item
+            return parse_payload(self.payload_model, event, key="id")
+        except ContractViolation as exc:
+            raise InvalidPayload(str(exc)) from exc
 
     def indexes(self) -> list[IndexSpec]:
         return [IndexSpec("uq_document_id", (("document_id", 1),), unique=True), *self.filter_indexes]

@@ -7,11 +7,15 @@ what only this worker reads starts with `sync_`, so its environment name is SYNC
 
 from __future__ import annotations
 
+from typing import Literal, TypeAlias
+
 from pydantic import Field, model_validator
 
 from techai_shared.settings import CommonSettings
 
 _DAY = 24 * 60 * 60
+
+CompensationMode: TypeAlias = Literal["tansu", "none"]  # SYNC_BROKER_COMPENSATIONS
 
 
 class SyncSettings(CommonSettings):
@@ -33,9 +37,25 @@ class SyncSettings(CommonSettings):
     sync_retry_max_backoff_seconds: float = Field(default=5.0, gt=0)
     sync_max_attempts: int = Field(default=3, ge=1)
 
-    # Broker housekeeping. Tansu with memory storage forgets topics and offsets when it restarts:
-    # the topics are re-created if missing, and positions past the new log end are reset.
+    # What the consumer does beyond plain Kafka for the broker it talks to; see the description
+    # and query_sync.entrypoints.compensations.
+    sync_broker_compensations: CompensationMode = Field(
+        default="tansu",
+        description=(
+            "Which broker's shortcomings the consumer works around (SYNC_BROKER_COMPENSATIONS). "
+            "'tansu' (the default: the embedded stack and the tests run Tansu with memory storage, "
+            "which forgets topics, logs and committed offsets when it restarts): a topic keeper "
+            "re-creates missing topics every SYNC_TOPIC_CHECK_INTERVAL_SECONDS and soon after a broker "
+            "error; a position past the log end (Tansu answers such a fetch with nothing instead of "
+            "OFFSET_OUT_OF_RANGE) is moved back to the beginning at each position check; metadata is "
+            "refreshed every 30 s instead of 5 min, to notice re-created topics. 'none': the plain "
+            "consumer, for Apache Kafka, whose topics and logs are durable and whose fetch past the "
+            "log end fails so that aiokafka applies auto_offset_reset itself."
+        ),
+    )
+    # With 'tansu' compensations only: how often missing topics are re-created.
     sync_topic_check_interval_seconds: float = Field(default=10.0, gt=0)
+    # How often the consumer-lag gauge is refreshed (and, with 'tansu', positions are checked).
     sync_position_check_interval_seconds: float = Field(default=2.0, gt=0)
     sync_commit_timeout_seconds: float = Field(default=10.0, gt=0)
     sync_session_timeout_ms: int = Field(default=10_000, ge=1_000)
@@ -61,5 +81,5 @@ class SyncSettings(CommonSettings):
 
 
 def dead_letter_topic(topic: str) -> str:
-    """Where the poison messages of `topic` go (DESIGN.md section 5)."""
+    """Where the poison messages of `topic` go (docs/architecture.md, The events)."""
     return f"{topic}.dlq"

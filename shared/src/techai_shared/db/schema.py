@@ -79,9 +79,9 @@ outbox_events = Table(
     Index("ix_outbox_aggregate_created", "aggregate_type", "created_at"),  # migration 0004
 )
 
-# The catalog (DESIGN.md section 5). Rows are soft-deleted (deleted_at) and never removed, so an id
-# that is deleted and created again keeps counting versions upwards and the projection, which
-# ignores versions it has already seen, accepts the new life.
+# The catalog (docs/architecture.md, The catalog writes). Rows are soft-deleted (deleted_at) and
+# never removed, so an id that is deleted and created again keeps counting versions upwards and the
+# projection, which ignores versions it has already seen, accepts the new life.
 
 contests = Table(
     "contests",

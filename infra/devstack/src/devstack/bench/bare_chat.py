@@ -1,11 +1,14 @@
 """The chat baseline: a bare FastAPI endpoint doing the store calls of one chat exchange.
 
-Per request: one history read (the session's newest 100 messages), the model call (the same stand-in
-model server chatbot-api calls), then one transaction with the session row lock (conditional
-UPDATE, then its new state), the insert of the two messages and one outbox insert of the three
-events. No auth, routing, budgets, rate limit, usage or cache: what chatbot-api adds is what the
-throughput ratio measures. It calls the model with the HTTP client chatbot-api uses (aiohttp), so
-the client's own cost is on both sides. `python -m devstack.bench.bare_chat --port N` (MYSQL_URL, MODEL_URL).
+Per request: one history read (the session's newest 100 messages), the model call with those of
+them that fit the same 2,000-token window chatbot-api gives a prompt's history (so the model client
+gets as many messages on both sides), then one
+transaction with the session row lock (conditional UPDATE, then its new state), the insert of the
+two messages and one outbox insert of the three events. No auth, routing, budgets, rate limit, usage
+or cache: what chatbot-api adds is what the throughput ratio measures. It calls the model through
+the same LangChain chat model chatbot-api builds (chatbot_api.adapters.llm.build_chat_model, from
+the same CHATBOT_PROVIDER / OPENAI_* / ANTHROPIC_* environment), so the client's own cost is on both
+sides. `python -m devstack.bench.bare_chat --port N` (MYSQL_URL and the model's variables).
 """
 
 from __future__ import annotations
@@ -16,26 +19,25 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-import aiohttp
 from fastapi import FastAPI, Request
 from sqlalchemy import insert, select, update
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from chatbot_api.adapters.llm import build_chat_model, to_messages
+from chatbot_api.adapters.tokens import TokenCounter
+from chatbot_api.domain.conversation import ChatTurn, window_history
+from chatbot_api.settings import ChatbotSettings
 from devstack.bench.model_server import serve
 from techai_shared.db.schema import conversation_messages as messages_t
 from techai_shared.db.schema import conversation_sessions as sessions_t
 from techai_shared.db.schema import outbox_events
 
 engine = create_async_engine(os.environ["MYSQL_URL"] + "?charset=utf8mb4", pool_size=10, max_overflow=10)
-model_url = os.environ["MODEL_URL"]
+settings = ChatbotSettings()
+model = build_chat_model(settings)
+one_system = settings.chatbot_provider == "anthropic"
+tokens = TokenCounter()
 app = FastAPI()
-http: dict[str, aiohttp.ClientSession] = {}
-
-
-def client() -> aiohttp.ClientSession:
-    if "session" not in http:  # made inside the server's event loop
-        http["session"] = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
-    return http["session"]
 
 
 @app.post("/session")
@@ -60,10 +62,11 @@ async def chat(request: Request) -> dict[str, Any]:
             .where(messages_t.c.session_id == session_id)
             .order_by(messages_t.c.sequence_number.desc()).limit(100))).all()
         await conn.commit()
-    turns = [{"role": r.role, "content": r.content} for r in reversed(history)]
-    async with client().post(model_url, json={"model": "bench", "messages": [
-            *turns, {"role": "user", "content": question}]}) as reply:
-        answer = (await reply.json())["choices"][0]["message"]["content"]
+    window = window_history([ChatTurn(r.role, r.content) for r in reversed(history)],
+                            settings.chatbot_history_token_window,
+                            lambda t: tokens.count_message(t.role, t.content))
+    turns = [*window, ChatTurn("user", question)]
+    answer = (await model.ainvoke(to_messages(turns, one_system=one_system))).text
     now = datetime.now(UTC)
     async with engine.begin() as conn:
         await conn.execute(

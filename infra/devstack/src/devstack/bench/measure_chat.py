@@ -40,6 +40,12 @@ class Load:
     latencies_ms: list[float]
     errors: int
     first_error: str = ""
+    started_s: list[float] | None = None  # when each answered request was sent, from the start
+
+    def after(self, seconds: float) -> list[float]:
+        """The latencies of the requests sent `seconds` or more after the start."""
+        return [ms for ms, at in zip(self.latencies_ms, self.started_s or [], strict=True)
+                if at >= seconds]
 
     @property
     def rps(self) -> float:
@@ -49,18 +55,22 @@ class Load:
 async def closed_loop(send: Send, users: int, seconds: float) -> Load:
     """`users` clients, each sending its next request when the last one is answered."""
     latencies: list[float] = []
+    started: list[float] = []
     errors = 0
     first_error = ""
-    stop_at = time.monotonic() + seconds
+    begin = time.monotonic()
+    stop_at = begin + seconds
 
     async def user(u: int) -> None:
         nonlocal errors, first_error
         i = 0
         while time.monotonic() < stop_at:
             began = time.perf_counter()
+            sent = time.monotonic() - begin
             try:
                 await send(u, i)
                 latencies.append((time.perf_counter() - began) * 1000)
+                started.append(sent)
             except Exception as exc:
                 errors += 1
                 first_error = first_error or str(exc)[:300]
@@ -68,7 +78,7 @@ async def closed_loop(send: Send, users: int, seconds: float) -> Load:
 
     start = time.monotonic()
     await asyncio.gather(*(user(u) for u in range(users)))
-    return Load(len(latencies), time.monotonic() - start, latencies, errors, first_error)
+    return Load(len(latencies), time.monotonic() - start, latencies, errors, first_error, started)
 
 
 async def _nothing() -> None:
@@ -136,8 +146,11 @@ async def measure(chatbot: Process, bare: Process, model: Process, settings: Com
                   watched: dict[str, Process], runs: int, seconds: float, saturation_users: int,
                   latency_users: list[int], model_ms: int, profile_dir: Path | None = None,
                   cpu_pids: dict[str, int] | None = None,
-                  caught_up: Callable[[], Awaitable[None]] = _nothing) -> dict[str, Any]:
-    """`caught_up` returns once query-sync has projected every message chatbot-api stored."""
+                  caught_up: Callable[[], Awaitable[None]] = _nothing,
+                  chatbot_anthropic: Process | None = None) -> dict[str, Any]:
+    """`caught_up` returns once query-sync has projected every message chatbot-api stored.
+    `chatbot_anthropic`, the same service on the Anthropic wire, is measured at 10 users in general
+    mode, on the same sessions, each run right after chatbot-api's own (OpenAI's wire)."""
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
     result: dict[str, Any] = {"memory_at_rest": {n: memory_mb(p.proc.pid) for n, p in watched.items()}}
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
@@ -151,10 +164,16 @@ async def measure(chatbot: Process, bare: Process, model: Process, settings: Com
             raise RuntimeError(f"general-mode chat answered in modes {chat.modes}")
         # Throughput at saturation, chatbot-api and the bare endpoint in turn.
         chat_rps, bare_rps, live_rps = [], [], []
-        meter = CpuMeter(cpu_pids or {})
+        meter = CpuMeter(cpu_pids or {}, trees=frozenset({"chatbot-api", "bare-chat"}))
         cpu_runs: list[dict[str, dict[str, float]]] = []
-        await closed_loop(chat.general, saturation_users, 2)  # warm-up
+        claude: ChatClient | None = None
+        if chatbot_anthropic is not None:
+            claude = ChatClient(chatbot_anthropic, settings, users, client)
+            claude.sessions = chat.sessions
+        await closed_loop(chat.general, saturation_users, 2)  # warm-up (every worker's first calls)
         await closed_loop(base.general, saturation_users, 2)
+        if claude is not None:
+            await closed_loop(claude.general, saturation_users, 2)
         for run in range(runs):
             await caught_up()
             live = await closed_loop(chat.general, saturation_users, seconds)
@@ -202,22 +221,37 @@ async def measure(chatbot: Process, bare: Process, model: Process, settings: Com
         for mode, send in (("general", chat.general), ("retrieval", chat.catalog)):
             chat.modes = set()
             for n in latency_users:
-                per_run = []
+                per_run, per_run_claude = [], []
                 for run in range(runs):
-                    load = await closed_loop(send, n, seconds)
-                    # an overloaded service failing requests is a result here, not a reason to stop
-                    summary = {**latency_summary(load.latencies_ms), "rps": round(load.rps, 1),
-                               "errors": load.errors, "first_error": load.first_error}
-                    per_run.append(summary)
-                    log(f"chat latency {mode} {n} users run {run + 1}/{runs}: p50 {summary['p50']} "
-                        f"p95 {summary['p95']} p99 {summary['p99']} ms, {load.errors} failed")
+                    per_run.append(await _latency_run(send, n, seconds, f"{mode} {n} users", run, runs))
+                    if claude is not None and (mode, n) == ("general", 10):
+                        per_run_claude.append(await _latency_run(
+                            claude.general, n, seconds, f"{mode} {n} users, Anthropic wire", run, runs))
                 latency[f"{mode}_{n}u"] = per_run
+                if per_run_claude:
+                    latency[f"anthropic_{mode}_{n}u"] = per_run_claude
             latency[f"{mode}_modes"] = sorted(chat.modes)
+        if claude is not None and claude.modes != {"general"}:
+            raise RuntimeError(f"chatbot-api on the Anthropic wire answered in modes {claude.modes}")
         if "rag" not in latency["retrieval_modes"]:
             raise RuntimeError(f"catalog questions were never answered with sources: {latency}")
         result["latency"] = latency
     result["memory_under_load"] = {n: memory_mb(p.proc.pid) for n, p in watched.items()}
     return result
+
+
+async def _latency_run(send: Send, users: int, seconds: float, what: str, run: int, runs: int
+                       ) -> dict[str, Any]:
+    load = await closed_loop(send, users, seconds)
+    # an overloaded service failing requests is a result here, not a reason to stop
+    summary = {**latency_summary(load.latencies_ms), "rps": round(load.rps, 1),
+               "errors": load.errors, "first_error": load.first_error,
+               # the users all start at once: without the first second's requests, the steady state
+               "p95_after_1s": latency_summary(load.after(1.0))["p95"]}
+    log(f"chat latency {what} run {run + 1}/{runs}: p50 {summary['p50']} p95 {summary['p95']} "
+        f"p99 {summary['p99']} ms (p95 after the first second {summary['p95_after_1s']}), "
+        f"{load.errors} failed")
+    return summary
 
 
 def _per_request(cpu: dict[str, float], completed: int) -> dict[str, float]:

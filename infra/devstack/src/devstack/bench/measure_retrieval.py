@@ -9,13 +9,13 @@ from typing import Any
 import numpy as np
 from pymongo import AsyncMongoClient
 
+from chatbot_api.retrieval.model import Collection
+from chatbot_api.retrieval.service import CatalogRetriever
 from devstack.bench.measure_chat import CATALOG_QUESTIONS
 from devstack.bench.stack import log
 from devstack.bench.stats import latency_summary
 from devstack.evaluate import load_catalog
 from techai_shared.embeddings import Embedder
-from techai_shared.retrieval.model import Collection
-from techai_shared.retrieval.service import CatalogRetriever
 
 COLLECTIONS = (Collection.CONTESTS, Collection.NEWS)
 

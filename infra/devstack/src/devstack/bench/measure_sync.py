@@ -10,36 +10,49 @@ from typing import Any
 
 from pymongo import AsyncMongoClient
 
+from chatbot_api.bootstrap import unit_of_work
+from chatbot_api.service_layer.ports import UnitOfWorkFactory
 from devstack.bench.stack import BenchStack, log, profile
 from devstack.bench.stats import latency_summary
 from techai_shared.clock import utcnow
-from techai_shared.conversations import ConversationStore, NewMessage
+from techai_shared.conversation.exchange import append_exchange
+from techai_shared.conversation.model import NewMessage, Session
 from techai_shared.db.engine import make_engine
 from techai_shared.db.outbox import OutboxRelay
+from techai_shared.ids import new_id
 from techai_shared.kafka import ensure_topics
 from techai_shared.settings import CommonSettings
 
 SESSIONS = "conversation_sessions"
 MESSAGES = "conversation_messages"
 FINAL_VERSION = 4  # a first exchange: SessionCreated v1, two messages v2 v3, SessionUpdated v4
+QUESTION, ANSWER = "안녕하세요, 이번 주 해커톤 있어?", "네, 두 개가 있습니다."
+
+
+async def first_exchange(uow: UnitOfWorkFactory, user_id: str) -> str:
+    """A new session and its first exchange, committed as a chat turn commits them; its id."""
+    now = utcnow()
+    async with uow() as work:
+        session = Session.start(new_id(), user_id, QUESTION, now)
+        await append_exchange(work.sessions, session, user_id, NewMessage("user", QUESTION, 12),
+                              NewMessage("assistant", ANSWER, 9), now)
+        await work.commit()
+    return session.session_id
 
 
 async def lag_run(settings: CommonSettings, mongo: AsyncMongoClient[dict[str, Any]], rate: float,
                   seconds: float, run: int) -> dict[str, float]:
-    """Write first exchanges at `rate` a second through ConversationStore with an outbox relay in
+    """Write first exchanges at `rate` a second through chatbot-api's unit of work with a relay in
     this process (as chatbot-api does); the lag of each is the time from its commit to the
     projection's write of the session's last event (`updated_at`, query-sync's clock)."""
     engine = make_engine(settings)
     relay = OutboxRelay(engine, settings)
-    store = ConversationStore(engine, on_commit=relay.wake)
+    uow = unit_of_work(engine, relay)
     relay.start()
     committed: dict[str, datetime] = {}
 
     async def one(i: int) -> None:
-        exchange = await store.append_exchange(
-            f"lag{run}-{i % 200}", None, NewMessage("user", "안녕하세요, 이번 주 해커톤 있어?", 12),
-            NewMessage("assistant", "네, 두 개가 있습니다.", 9), utcnow())
-        committed[exchange.session.session_id] = utcnow()
+        committed[await first_exchange(uow, f"lag{run}-{i % 200}")] = utcnow()
 
     tasks: list[asyncio.Task[None]] = []
     count = int(rate * seconds)
@@ -96,19 +109,16 @@ async def projection_rate(mongo: AsyncMongoClient[dict[str, Any]], db: str, sess
 
 
 async def fill_topic(stack: BenchStack, settings: CommonSettings, exchanges: int) -> None:
-    """`exchanges` first exchanges written through ConversationStore into a database of their
+    """`exchanges` first exchanges written through chatbot-api's unit of work into a database of their
     own, and their events published to topics of their own (4 events each)."""
     await ensure_topics(settings)
     engine = make_engine(settings)
-    store = ConversationStore(engine)
+    uow = unit_of_work(engine)
     queue = list(range(exchanges))
 
     async def writer() -> None:
         while queue:
-            i = queue.pop()
-            await store.append_exchange(
-                f"tp-{i % 200}", None, NewMessage("user", "안녕하세요, 이번 주 해커톤 있어?", 12),
-                NewMessage("assistant", "네, 두 개가 있습니다.", 9), utcnow())
+            await first_exchange(uow, f"tp-{queue.pop() % 200}")
 
     await asyncio.gather(*(writer() for _ in range(8)))
     relay = OutboxRelay(engine, settings)

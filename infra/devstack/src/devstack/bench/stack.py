@@ -46,25 +46,45 @@ def profile(pid: int, seconds: float, out: Path | None) -> subprocess.Popen[byte
 
 
 def memory_mb(pid: int) -> dict[str, float]:
-    """Resident set size now (VmRSS) and its peak so far (VmHWM), in MiB, from /proc."""
-    values: dict[str, float] = {}
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            key, _, rest = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
-                values[key] = round(int(rest.split()[0]) / 1024, 1)
-    except OSError:
-        pass
-    return {"rss_mb": values.get("VmRSS", 0.0), "peak_rss_mb": values.get("VmHWM", 0.0)}
+    """Resident set size now (VmRSS) and its peak so far (VmHWM), in MiB, from /proc: of `pid` and
+    its descendants together (a service running several worker processes)."""
+    values: dict[str, float] = {"VmRSS": 0.0, "VmHWM": 0.0}
+    for member in process_tree(pid):
+        try:
+            for line in Path(f"/proc/{member}/status").read_text().splitlines():
+                key, _, rest = line.partition(":")
+                if key in values:
+                    values[key] += int(rest.split()[0]) / 1024
+        except OSError:
+            continue
+    return {"rss_mb": round(values["VmRSS"], 1), "peak_rss_mb": round(values["VmHWM"], 1)}
 
 
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time `pid` has used so far, from /proc (0.0 once it is gone)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def process_tree(pid: int) -> list[int]:
+    """`pid` and its descendants (uvicorn's worker processes), from /proc."""
+    found, queue = [], [pid]
+    while queue:
+        current = queue.pop()
+        found.append(current)
+        try:
+            for task in Path(f"/proc/{current}/task").iterdir():
+                queue += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
+def cpu_seconds(pid: int, descendants: bool = False) -> float:
+    """User plus system CPU time `pid` (and its descendants, uvicorn's workers) has used so far, from
+    /proc (0.0 once gone)."""
+    total = 0
+    for member in process_tree(pid) if descendants else [pid]:
+        try:
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def pids_named(*names: str) -> list[int]:
@@ -82,17 +102,22 @@ def pids_named(*names: str) -> list[int]:
 
 
 class CpuMeter:
-    """CPU seconds each named process used between start() and stop()."""
+    """CPU seconds each named process used between start() and stop(); those named in `trees` with
+    their worker processes (not the bench's own process: everything it started descends from it)."""
 
-    def __init__(self, pids: dict[str, int]) -> None:
+    def __init__(self, pids: dict[str, int], trees: frozenset[str] = frozenset()) -> None:
         self.pids = pids
+        self.trees = trees
         self._start: dict[str, float] = {}
 
+    def _now(self) -> dict[str, float]:
+        return {name: cpu_seconds(pid, name in self.trees) for name, pid in self.pids.items()}
+
     def start(self) -> None:
-        self._start = {name: cpu_seconds(pid) for name, pid in self.pids.items()}
+        self._start = self._now()
 
     def stop(self) -> dict[str, float]:
-        return {name: round(cpu_seconds(pid) - self._start[name], 2) for name, pid in self.pids.items()}
+        return {name: round(seconds - self._start[name], 2) for name, seconds in self._now().items()}
 
 
 @dataclass

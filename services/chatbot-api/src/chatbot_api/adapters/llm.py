@@ -1,33 +1,42 @@
-"""The model port and its adapters: an OpenAI-compatible HTTP client, or none configured.
+"""The model port over LangChain chat models: OpenAI (or any OpenAI-compatible server) or Anthropic.
 
-`OpenAIChatModel` speaks the Chat Completions API directly over one pooled aiohttp session: building
-the JSON body and reading the answer is all it does per call. LangChain and the OpenAI SDK spent
-about a fifth of the service's CPU on request objects, and httpx about 1.5 ms of CPU a call where
-aiohttp takes 0.2 (see README, Measured). It keeps the SDK's behaviour: bounded retries with
-exponential backoff and jitter on connection errors, timeouts, 408, 409, 429 and 5xx (honouring
-Retry-After), an overall deadline over the whole call, and the provider's token counts
-(`stream_options.include_usage` when streaming). A stream is never retried once its first piece of
-text has been handed on. Failures map to the envelope's 503 (LLM_UNAVAILABLE) and 504 (LLM_TIMEOUT).
+`build_chat_model` makes the LangChain chat model CHATBOT_PROVIDER names (langchain-openai's
+ChatOpenAI, langchain-anthropic's ChatAnthropic) with the configured model, temperature, output
+limit, per-attempt timeout and retries; the bench's bare endpoint calls the same object.
+`LangChainChatModel` is the port (service_layer.ports.ChatModel) over it: the domain's turns become
+LangChain messages, and everything on the wire is the provider SDK's: the request and its format,
+streaming, bounded retries with exponential backoff and jitter on connection errors, timeouts, 408,
+409, 429 (honouring Retry-After) and 5xx, and the token counts (usage_metadata; `stream_usage` asks
+OpenAI-compatible servers for them when streaming). The SDKs retry a request only until its answer
+starts, so a stream is never retried once a piece of text has been handed on.
+
+Here: the overall deadline over a call and its retries, and the failures mapped to the envelope's
+504 (LLM_TIMEOUT: the deadline, or the last attempt timing out) and 503 (LLM_UNAVAILABLE: anything
+else). Without the chosen provider's key, `UnconfiguredModel` stands in (retrieval-only).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import importlib
 import logging
-import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
-import aiohttp
+from langchain_core.exceptions import ModelTimeoutError
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from prometheus_client import Counter, Histogram
 
 from chatbot_api.domain.conversation import ChatTurn
+from chatbot_api.service_layer.ports import ChatModel, ModelReply, OnDelta
 from chatbot_api.settings import ChatbotSettings
 from techai_shared.errors import LlmTimeout, LlmUnavailable
+
+__all__ = ["ChatModel", "LangChainChatModel", "MissingProviderPackage", "UnconfiguredModel",
+           "build_chat_model", "is_timeout", "make_model", "to_messages"]
 
 logger = logging.getLogger(__name__)
 
@@ -37,36 +46,15 @@ MODEL_LATENCY = Histogram(
 )
 MODEL_TOKENS = Counter("chatbot_model_tokens_total", "Tokens the model provider reported", ["kind"])
 
-OnDelta = Callable[[str], Awaitable[None]]
+# provider -> (the module of its LangChain integration, the package that installs it, the class)
+PROVIDERS: dict[str, tuple[str, str, str]] = {
+    "openai": ("langchain_openai", "langchain-openai", "ChatOpenAI"),
+    "anthropic": ("langchain_anthropic", "langchain-anthropic", "ChatAnthropic"),
+}
 
 
-@dataclass(frozen=True)
-class ModelReply:
-    text: str
-    input_tokens: int | None
-    output_tokens: int | None
-
-
-class ChatModel(Protocol):
-    """Answers a list of chat turns (system first)."""
-
-    @property
-    def configured(self) -> bool: ...
-
-    @property
-    def name(self) -> str:
-        """The model and the parameters that change its answers (part of the cache key)."""
-        ...
-
-    async def complete(self, turns: list[ChatTurn]) -> ModelReply: ...
-
-    async def stream(self, turns: list[ChatTurn], on_delta: OnDelta) -> ModelReply:
-        """Like complete(), handing each piece of text to `on_delta` as it arrives."""
-        ...
-
-    async def aclose(self) -> None:
-        """Release connections (at shutdown)."""
-        ...
+class MissingProviderPackage(RuntimeError):
+    """The chosen provider's LangChain integration is not installed (raised at start)."""
 
 
 class UnconfiguredModel:
@@ -85,137 +73,115 @@ class UnconfiguredModel:
         return None
 
 
-DEFAULT_BASE_URL = "https://api.openai.com/v1"
-RETRY_STATUSES = frozenset({408, 409, 429}) | frozenset(range(500, 600))
-BACKOFF_FIRST, BACKOFF_MAX = 0.5, 8.0
+def build_chat_model(settings: ChatbotSettings) -> BaseChatModel:
+    """The LangChain chat model of CHATBOT_PROVIDER with the configured parameters.
+
+    MissingProviderPackage names the package when the provider's integration is not installed.
+    """
+    provider = settings.chatbot_provider
+    if provider not in PROVIDERS:
+        raise ValueError(f"no chat model for CHATBOT_PROVIDER={provider}")
+    module_name, package, class_name = PROVIDERS[provider]
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise MissingProviderPackage(
+            f"CHATBOT_PROVIDER={provider} needs the {package} package, which is not installed "
+            f"(install it, e.g. `uv add {package}` or `pip install {package}`)") from exc
+    options: dict[str, Any] = {  # by alias (api_key, base_url, timeout): one spelling for both
+        "model": settings.model_name,
+        "api_key": settings.model_api_key,
+        "max_tokens": settings.chatbot_model_max_output_tokens,
+        "timeout": settings.chatbot_model_timeout_seconds,
+        "max_retries": settings.chatbot_model_max_retries,
+        "stream_usage": True,
+    }
+    base_url = settings.openai_base_url if provider == "openai" else settings.anthropic_base_url
+    if base_url:
+        options["base_url"] = base_url
+    if provider == "openai":
+        # Chat Completions, never the Responses API: it is what OpenAI-compatible servers speak.
+        options["use_responses_api"] = False
+        # the longest wait for the next piece of a stream, keep-alive comments not counting
+        options["stream_chunk_timeout"] = settings.chatbot_model_timeout_seconds
+    chat_model = getattr(module, class_name)
+    llm: BaseChatModel = chat_model(**options)
+    if accepts_temperature(llm):
+        llm = chat_model(**options, temperature=settings.chatbot_model_temperature)
+    return llm
 
 
-class ProviderError(Exception):
-    """An answer the provider gave that is not a completion; `retryable` if trying again may help."""
-
-    def __init__(self, message: str, *, retryable: bool, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.retryable = retryable
-        self.retry_after = retry_after
+def accepts_temperature(llm: BaseChatModel) -> bool:
+    """Whether to send a temperature: not to a model whose LangChain profile says it takes none
+    (OpenAI's reasoning models, Claude Sonnet 5 and later), which would refuse the request."""
+    profile = getattr(llm, "profile", None) or {}
+    return profile.get("temperature") is not False
 
 
-class OpenAIChatModel:
-    """gpt-4o-mini, or any OpenAI-compatible endpoint (OPENAI_BASE_URL), over plain HTTP."""
+def to_messages(turns: list[ChatTurn], *, one_system: bool = False) -> list[BaseMessage]:
+    """The domain's turns as LangChain messages. `one_system`: the Messages API has one system
+    prompt, before the conversation, so later system turns (the retrieved context) join the first."""
+    messages: list[BaseMessage] = []
+    if one_system:
+        system = "\n\n".join(t.content for t in turns if t.role == "system")
+        messages.append(SystemMessage(content=system))
+        turns = [t for t in turns if t.role != "system"]
+    for turn in turns:
+        if turn.role == "system":
+            messages.append(SystemMessage(content=turn.content))
+        elif turn.role == "assistant":
+            messages.append(AIMessage(content=turn.content))
+        else:
+            messages.append(HumanMessage(content=turn.content))
+    return messages
+
+
+class LangChainChatModel:
+    """The ChatModel port over a LangChain chat model; see the module docstring."""
 
     configured = True
 
-    def __init__(self, settings: ChatbotSettings) -> None:
-        self._total_timeout = settings.openai_total_timeout_seconds
-        self._max_retries = settings.openai_max_retries
-        self.name = (f"{settings.openai_model}|t={settings.openai_temperature}"
-                     f"|max={settings.openai_max_output_tokens}")
-        self._params: dict[str, Any] = {
-            "model": settings.openai_model,
-            "temperature": settings.openai_temperature,
-            "max_completion_tokens": settings.openai_max_output_tokens,
-        }
-        base_url = (settings.openai_base_url or DEFAULT_BASE_URL).rstrip("/")
-        self._url = base_url + "/chat/completions"
-        self._headers = {"Authorization": f"Bearer {settings.openai_api_key}",
-                         "Content-Type": "application/json", "Accept": "application/json"}
-        # per attempt: connecting, and each wait for more of the answer (a stream's next piece)
-        self._timeout = aiohttp.ClientTimeout(total=None, sock_connect=settings.openai_timeout_seconds,
-                                              sock_read=settings.openai_timeout_seconds)
-        # An idle pooled connection is dropped before the server's own idle timeout can close it
-        # under a request (uvicorn-based servers such as vLLM and LiteLLM close after 5 s).
-        self._keepalive = settings.openai_keepalive_seconds
-        self._session: aiohttp.ClientSession | None = None
+    def __init__(self, llm: BaseChatModel, *, provider: str, model: str, temperature: float | None,
+                 max_output_tokens: int, total_timeout: float) -> None:
+        self.llm = llm
+        self.provider = provider
+        self.model = model
+        self.name = f"{provider}:{model}|t={temperature}|max={max_output_tokens}"
+        self._one_system = provider == "anthropic"
+        self._total_timeout = total_timeout
 
-    def _http(self) -> aiohttp.ClientSession:
-        """The pooled session, made on first use (it belongs to the running event loop)."""
-        if self._session is None or self._session.closed:
-            self._session = aiohttp.ClientSession(
-                headers=self._headers, timeout=self._timeout,
-                connector=aiohttp.TCPConnector(limit=100, keepalive_timeout=self._keepalive))
-        return self._session
-
-    async def aclose(self) -> None:
-        if self._session is not None:
-            await self._session.close()
+    @classmethod
+    def from_settings(cls, settings: ChatbotSettings) -> LangChainChatModel:
+        llm = build_chat_model(settings)
+        temperature = settings.chatbot_model_temperature if accepts_temperature(llm) else None
+        return cls(llm, provider=settings.chatbot_provider, model=settings.model_name,
+                   temperature=temperature, max_output_tokens=settings.chatbot_model_max_output_tokens,
+                   total_timeout=settings.chatbot_model_total_timeout_seconds)
 
     async def complete(self, turns: list[ChatTurn]) -> ModelReply:
-        body = self._body(turns, stream=False)
+        messages = to_messages(turns, one_system=self._one_system)
         async with self._call():
-            data = await self._with_retries(lambda: self._post(body))
-        try:
-            text = data["choices"][0]["message"]["content"] or ""
-        except (KeyError, IndexError, TypeError) as exc:
-            raise LlmUnavailable("the language model gave an answer without a message") from exc
-        return _reply(str(text), data.get("usage"))
+            reply = await self.llm.ainvoke(messages)
+        return _reply(reply.text, getattr(reply, "usage_metadata", None))
 
     async def stream(self, turns: list[ChatTurn], on_delta: OnDelta) -> ModelReply:
-        body = self._body(turns, stream=True)
+        messages = to_messages(turns, one_system=self._one_system)
         parts: list[str] = []
-        usage: dict[str, Any] | None = None
-
-        async def attempt() -> None:
-            nonlocal usage
-            async with self._http().post(self._url, data=body) as response:
-                if response.status != 200:
-                    raise _provider_error(response.status, response.headers, await response.read())
-                async for raw in response.content:  # one SSE line at a time
-                    line = raw.decode().strip()
-                    if not line.startswith("data:"):
-                        continue
-                    payload = line[5:].strip()
-                    if payload == "[DONE]":
-                        break
-                    chunk = json.loads(payload)
-                    usage = chunk.get("usage") or usage
-                    for choice in chunk.get("choices") or ():
-                        text = (choice.get("delta") or {}).get("content")
-                        if text:
-                            parts.append(text)
-                            await on_delta(text)
-
+        usage: dict[str, int] = {}
         async with self._call():
-            # once a piece of text has been handed on, a retry would repeat it: only retry before
-            await self._with_retries(attempt, retry_while=lambda: not parts)
-        return _reply("".join(parts), usage)
+            async for chunk in self.llm.astream(messages):
+                for key, count in (getattr(chunk, "usage_metadata", None) or {}).items():
+                    if key in ("input_tokens", "output_tokens") and isinstance(count, int):
+                        usage[key] = usage.get(key, 0) + count
+                text = chunk.text
+                if text:
+                    parts.append(text)
+                    await on_delta(text)
+        return _reply("".join(parts), usage or None)
 
-    def _body(self, turns: list[ChatTurn], *, stream: bool) -> bytes:
-        body: dict[str, Any] = {**self._params,
-                                "messages": [{"role": t.role, "content": t.content} for t in turns]}
-        if stream:
-            body["stream"] = True
-            body["stream_options"] = {"include_usage": True}
-        return json.dumps(body, ensure_ascii=False).encode()
-
-    async def _post(self, body: bytes) -> dict[str, Any]:
-        async with self._http().post(self._url, data=body) as response:
-            content = await response.read()
-            if response.status != 200:
-                raise _provider_error(response.status, response.headers, content)
-        try:
-            data: dict[str, Any] = json.loads(content)
-        except ValueError as exc:
-            raise ProviderError("the provider's answer is not JSON", retryable=True) from exc
-        return data
-
-    async def _with_retries(self, attempt: Callable[[], Awaitable[Any]],
-                            retry_while: Callable[[], bool] = lambda: True) -> Any:
-        """`attempt`, tried again up to max_retries times while failures are worth retrying."""
-        tries = 0
-        while True:
-            try:
-                return await attempt()
-            except (aiohttp.ClientError, TimeoutError, ProviderError, ValueError) as exc:
-                retryable = (exc.retryable if isinstance(exc, ProviderError)
-                             else not isinstance(exc, ValueError))
-                if not retryable or tries >= self._max_retries or not retry_while():
-                    raise
-                delay = min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** tries) * (0.75 + random.random() / 4)
-                if isinstance(exc, ProviderError) and exc.retry_after is not None:
-                    delay = min(BACKOFF_MAX, exc.retry_after)
-                tries += 1
-                logger.info("model call failed (%s), retry %d/%d in %.2fs", _describe(exc), tries,
-                            self._max_retries, delay)
-                await asyncio.sleep(delay)
+    async def aclose(self) -> None:
+        """The SDK clients' connection pools are shared by the process and closed with it."""
+        return None
 
     @asynccontextmanager
     async def _call(self) -> AsyncIterator[None]:
@@ -226,49 +192,55 @@ class OpenAIChatModel:
             async with asyncio.timeout(self._total_timeout):
                 yield
             outcome = "ok"
-        except TimeoutError as exc:  # the overall deadline, or aiohttp's connect/read ones
-            outcome = "timeout"
-            logger.warning("model timed out: %s", type(exc).__name__)
-            raise LlmTimeout("the language model did not answer in time") from exc
-        except (aiohttp.ClientError, ProviderError, ValueError) as exc:
+        except Exception as exc:  # the provider refused, failed, timed out, or the connection broke
+            if is_timeout(exc):
+                outcome = "timeout"  # the overall deadline, or the last attempt's own timeout
+                logger.warning("model timed out: %s", _describe(exc))
+                raise LlmTimeout("the language model did not answer in time") from exc
             logger.warning("model failed: %s", _describe(exc))
             raise LlmUnavailable("the language model is unavailable") from exc
         finally:
             MODEL_LATENCY.labels(outcome).observe(time.perf_counter() - started)
 
 
-def _provider_error(status: int, headers: Mapping[str, str], content: bytes) -> ProviderError:
-    retry_after: float | None = None
-    header = headers.get("Retry-After")
-    if header:
-        try:
-            retry_after = max(0.0, float(header))
-        except ValueError:
-            retry_after = None
-    try:
-        detail = str(json.loads(content).get("error", {}).get("message", ""))[:200]
-    except (ValueError, AttributeError):
-        detail = content[:200].decode(errors="replace")
-    return ProviderError(f"HTTP {status}: {detail}", retryable=status in RETRY_STATUSES,
-                         retry_after=retry_after)
+_TIMEOUTS = ("Timeout", "TimeoutError", "TimeoutException")  # APITimeoutError, httpx2.ReadTimeout...
+
+
+def is_timeout(exc: BaseException) -> bool:
+    """A timeout, whoever raised it: the overall deadline (TimeoutError), an SDK's last attempt
+    (LangChain's ModelTimeoutError), or the HTTP client under an SDK while a stream is read."""
+    if isinstance(exc, TimeoutError | ModelTimeoutError):
+        return True
+    return any(cls.__name__.endswith(_TIMEOUTS) for cls in type(exc).__mro__)
 
 
 def _describe(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    text = str(exc)[:300]
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _reply(text: str, usage: Any) -> ModelReply:
+    """The answer with the provider's counts; a count it did not give (0 or missing) is None, and the
+    service counts it itself."""
     usage = usage or {}
-    reply = ModelReply(text=text, input_tokens=usage.get("prompt_tokens"),
-                       output_tokens=usage.get("completion_tokens"))
+    reply = ModelReply(text=text, input_tokens=usage.get("input_tokens") or None,
+                       output_tokens=usage.get("output_tokens") or None)
     MODEL_TOKENS.labels("prompt").inc(reply.input_tokens or 0)
     MODEL_TOKENS.labels("completion").inc(reply.output_tokens or 0)
     return reply
 
 
 def make_model(settings: ChatbotSettings) -> ChatModel:
-    """The configured provider, or UnconfiguredModel when OPENAI_API_KEY is not set."""
-    if not settings.openai_api_key:
-        logger.info("no OPENAI_API_KEY: answering without a language model")
+    """The configured provider's model, or UnconfiguredModel without a key for it (or with
+    CHATBOT_PROVIDER=none)."""
+    provider = settings.chatbot_provider
+    if provider == "none":
+        logger.info("CHATBOT_PROVIDER=none: answering without a language model")
         return UnconfiguredModel()
-    return OpenAIChatModel(settings)
+    if not settings.model_api_key:
+        logger.info("no %s_API_KEY for CHATBOT_PROVIDER=%s: answering without a language model",
+                    provider.upper(), provider)
+        return UnconfiguredModel()
+    model = LangChainChatModel.from_settings(settings)
+    logger.info("answering with %s %s", provider, model.model)
+    return model

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
 
 from prometheus_client import Counter
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from chatbot_api.service_layer.ports import Quota
 from techai_shared.errors import RateLimited
 
 logger = logging.getLogger(__name__)
@@ -23,24 +23,6 @@ local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {count, redis.call('PTTL', KEYS[1])}
 """
-
-
-@dataclass(frozen=True)
-class Quota:
-    limit: int
-    remaining: int
-    reset_seconds: int
-    window_seconds: int = 60
-
-    def headers(self) -> dict[str, str]:
-        """IETF draft RateLimit headers, plus the older X- names many clients read."""
-        return {
-            "RateLimit-Limit": str(self.limit),
-            "RateLimit-Remaining": str(self.remaining),
-            "RateLimit-Reset": str(self.reset_seconds),
-            "RateLimit": f"limit={self.limit}, remaining={self.remaining}, reset={self.reset_seconds}",
-            "RateLimit-Policy": f"{self.limit};w={self.window_seconds}",
-        }
 
 
 class RedisRateLimiter:

@@ -8,7 +8,7 @@ from typing import Any
 from pymongo import ASCENDING, DESCENDING
 from pymongo.asynchronous.database import AsyncDatabase
 
-from techai_shared.conversations import SessionState, StoredMessage
+from techai_shared.conversation.model import SessionState, StoredMessage
 
 
 def _utc(value: datetime) -> datetime:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from typing import Any
 
 from prometheus_client import Counter
@@ -22,33 +22,11 @@ from pymongo.errors import PyMongoError
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from chatbot_api.service_layer.ports import CachedAnswer, CacheKeyParts
+
 logger = logging.getLogger(__name__)
 
 CACHE_REQUESTS = Counter("chatbot_cache_requests_total", "Response cache look-ups by result", ["result"])
-KEY_VERSION = "chat-answer-v1"
-
-
-@dataclass(frozen=True)
-class CachedAnswer:
-    answer: str
-    mode: str
-    sources: list[dict[str, Any]] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class CacheKeyParts:
-    question: str
-    options: dict[str, Any]
-    model: str
-    prompt_version: str
-    user_id: str | None = None  # set whenever bookmarks can be involved
-    bookmarks_fingerprint: str | None = None
-
-    def key(self, prefix: str) -> str:
-        raw = json.dumps({"v": KEY_VERSION, **asdict(self)}, sort_keys=True, ensure_ascii=False)
-        return f"{prefix}:{hashlib.sha256(raw.encode()).hexdigest()}"
-
-
 async def bookmarks_fingerprint(db: AsyncDatabase[dict[str, Any]], user_id: str) -> str:
     """A hash of the user's projected bookmarks (ids and versions); raises PyMongoError."""
     docs = await db["bookmarks"].find({"user_id": user_id},

@@ -1,30 +1,18 @@
-"""Per-user daily usage (usage_daily): upserted in the exchange's transaction, read for /usage."""
+"""Per-user daily usage (usage_daily): added in the exchange's transaction, read for /usage."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.dialects.mysql import insert as mysql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection
 
-from chatbot_api.domain.context import KST
+from chatbot_api.service_layer.ports import UsageRow
 from techai_shared.db.schema import usage_daily
-
-
-@dataclass(frozen=True)
-class UsageRow:
-    day: date
-    model: str
-    requests: int
-    prompt_tokens: int
-    completion_tokens: int
-    cost_usd: float
 
 
 def _upsert(insert: Any) -> Any:
@@ -41,43 +29,27 @@ def _upsert(insert: Any) -> Any:
 _UPSERTS = {"mysql": _upsert(mysql_insert(usage_daily)), "sqlite": _upsert(sqlite_insert(usage_daily))}
 
 
-async def add_usage(conn: AsyncConnection, user_id: str, day: date, model: str,
-                    prompt_tokens: int, completion_tokens: int, cost_usd: float,
-                    requests: int = 1) -> None:
-    """Add to the user's totals of that day and model (MySQL/MariaDB or SQLite): `requests` chat
-    requests (0 for a model call that is not one, such as a session title) and their tokens."""
-    await conn.execute(_UPSERTS["sqlite" if conn.dialect.name == "sqlite" else "mysql"], {
-        "user_id": user_id, "day": day, "model": model, "requests": requests,
-        "prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-        "cost_usd": Decimal(str(cost_usd))})
+class SqlUsageRepository:
+    """usage_daily on the unit of work's connection (MySQL/MariaDB or SQLite)."""
 
+    def __init__(self, conn: AsyncConnection) -> None:
+        self._conn = conn
+        self._upsert = _UPSERTS["sqlite" if conn.dialect.name == "sqlite" else "mysql"]
 
-async def usage_between(engine: AsyncEngine, user_id: str, first: date, last: date) -> list[UsageRow]:
-    """The user's daily rows with first <= day <= last, oldest first."""
-    t = usage_daily.c
-    query = (select(usage_daily).where(t.user_id == user_id, t.day >= first, t.day <= last)
-             .order_by(t.day, t.model))
-    async with engine.connect() as conn:
-        rows = (await conn.execute(query)).all()
-        await conn.commit()
-    return [UsageRow(r.day, r.model, int(r.requests), int(r.prompt_tokens),
-                     int(r.completion_tokens), float(r.cost_usd)) for r in rows]
+    async def add(self, user_id: str, day: date, model: str, prompt_tokens: int,
+                  completion_tokens: int, cost_usd: float, requests: int = 1) -> None:
+        """Add `requests` chat requests (0 for a model call that is not one, such as a session
+        title) and their tokens to the user's totals of that day and model."""
+        await self._conn.execute(self._upsert, {
+            "user_id": user_id, "day": day, "model": model, "requests": requests,
+            "prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+            "cost_usd": Decimal(str(cost_usd))})
 
-
-class SideUsage:
-    """Model calls made for a session rather than for a question (its title): their tokens and
-    cost go to the user's daily totals too, in their own transaction, without counting a request."""
-
-    def __init__(self, engine: AsyncEngine, model: str, input_price_per_million: float,
-                 output_price_per_million: float, clock: Callable[[], datetime]) -> None:
-        self._engine = engine
-        self._model = model
-        self._prices = (input_price_per_million, output_price_per_million)
-        self._clock = clock
-
-    async def record(self, user_id: str, prompt_tokens: int, completion_tokens: int) -> None:
-        cost = (prompt_tokens * self._prices[0] + completion_tokens * self._prices[1]) / 1_000_000
-        day = self._clock().astimezone(KST).date()
-        async with self._engine.begin() as conn:
-            await add_usage(conn, user_id, day, self._model, prompt_tokens, completion_tokens,
-                            round(cost, 8), requests=0)
+    async def between(self, user_id: str, first: date, last: date) -> list[UsageRow]:
+        """The user's daily rows with first <= day <= last, oldest first."""
+        t = usage_daily.c
+        rows = (await self._conn.execute(
+            select(usage_daily).where(t.user_id == user_id, t.day >= first, t.day <= last)
+            .order_by(t.day, t.model))).all()
+        return [UsageRow(r.day, r.model, int(r.requests), int(r.prompt_tokens),
+                         int(r.completion_tokens), float(r.cost_usd)) for r in rows]

@@ -12,8 +12,8 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 from chatbot_api.domain.conversation import ChatTurn, window_history
+from chatbot_api.retrieval.model import Collection, SearchHit
 from techai_shared.errors import TokenLimitExceeded
-from techai_shared.retrieval.model import Collection, SearchHit
 
 KST = timezone(timedelta(hours=9), "Asia/Seoul")  # Korea keeps no daylight saving time
 KIND_KO = {Collection.CONTESTS: "대회", Collection.NEWS: "뉴스", Collection.BOOKMARKS: "내 북마크"}

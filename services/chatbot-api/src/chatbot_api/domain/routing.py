@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from techai_shared.retrieval.model import Collection
+from chatbot_api.retrieval.model import Collection
 
 RULES_FILE = Path(__file__).with_name("routing_rules.toml")
 _QUOTED = re.compile(r"[\"“”「『'‘’]([^\"“”「」『』'‘’]{2,120})[\"“”」』'‘’]")
@@ -71,6 +71,8 @@ class Rules:
     reset: tuple[re.Pattern[str], ...]
     ended: tuple[re.Pattern[str], ...]
     latest: tuple[re.Pattern[str], ...]
+    ongoing: tuple[re.Pattern[str], ...]
+    upcoming: tuple[re.Pattern[str], ...]
     explicit_id: re.Pattern[str]
 
 
@@ -92,6 +94,8 @@ def parse_rules(data: dict[str, Any]) -> Rules:
         reset=_compile(data["reset"]["patterns"]),
         ended=_compile(data["ended"]["patterns"]),
         latest=_compile(data["latest"]["patterns"]),
+        ongoing=_compile(data["ongoing"]["patterns"]),
+        upcoming=_compile(data["upcoming"]["patterns"]),
         explicit_id=re.compile(data["explicit"]["id_pattern"], re.IGNORECASE),
     )
 
@@ -102,7 +106,8 @@ def default_rules() -> Rules:
     return parse_rules(tomllib.loads(RULES_FILE.read_text(encoding="utf-8")))
 
 
-def _any(patterns: tuple[re.Pattern[str], ...], text: str) -> bool:
+def matches(patterns: tuple[re.Pattern[str], ...], text: str) -> bool:
+    """Whether any of the patterns occurs in `text`."""
     return any(p.search(text) for p in patterns)
 
 
@@ -110,15 +115,15 @@ def route(question: str, options: RouteOptions, *, has_previous: bool = False,
           rules: Rules | None = None) -> Route:
     """The route of a normalised question; `has_previous`: the session has an earlier answer."""
     r = rules or default_rules()
-    contest, news = _any(r.contest, question), _any(r.news, question)
-    bookmarks = _any(r.bookmarks, question)
+    contest, news = matches(r.contest, question), matches(r.news, question)
+    bookmarks = matches(r.bookmarks, question)
     explicit = tuple(dict.fromkeys(m.lower() for m in r.explicit_id.findall(question)))
     quoted = tuple(q.strip() for q in _QUOTED.findall(question) if q.strip())
     topical = contest or news or bookmarks or bool(explicit or quoted)
-    if not topical and _any(r.small_talk, question):
+    if not topical and matches(r.small_talk, question):
         return Route(RouteKind.SMALL_TALK)
-    reset = _any(r.reset, question)
-    refers_back = _any(r.follow_up, question) or (
+    reset = matches(r.reset, question)
+    refers_back = matches(r.follow_up, question) or (
         len(question) <= r.short_question_chars and not explicit and not quoted)
     return Route(
         kind=RouteKind.CATALOG,
@@ -128,8 +133,8 @@ def route(question: str, options: RouteOptions, *, has_previous: bool = False,
         ordinal=_ordinal(r, question) if has_previous and not reset else None,
         explicit_ids=explicit,
         quoted_titles=quoted,
-        include_ended=_any(r.ended, question),
-        wants_latest=_any(r.latest, question),
+        include_ended=matches(r.ended, question),
+        wants_latest=matches(r.latest, question),
         asks_bookmarks=bookmarks,
     )
 
@@ -146,6 +151,6 @@ def _collections(options: RouteOptions, asks_bookmarks: bool) -> tuple[Collectio
 
 def _ordinal(rules: Rules, question: str) -> int | None:
     for number, patterns in sorted(rules.ordinals.items()):
-        if _any(patterns, question):
+        if matches(patterns, question):
             return number
     return None

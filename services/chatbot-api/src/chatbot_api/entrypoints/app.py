@@ -7,7 +7,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from chatbot_api.bootstrap import Container, bootstrap
+from chatbot_api.bootstrap import Services, bootstrap
 from chatbot_api.entrypoints.routes import router
 from chatbot_api.settings import ChatbotSettings
 from techai_shared.web import (
@@ -20,23 +20,24 @@ from techai_shared.web import (
 )
 
 
-def create_app(settings: ChatbotSettings, container: Container | None = None) -> FastAPI:
+def create_app(settings: ChatbotSettings, services: Services | None = None) -> FastAPI:
     """An app whose adapters are built in its lifespan (or given, for tests)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.container = container or bootstrap(settings)
+        app.state.services = services or bootstrap(settings)
         try:
             yield
         finally:
-            await app.state.container.close()
+            await app.state.services.close()
 
     app = FastAPI(title="chatbot-api", version="0.1.0", lifespan=lifespan)
+    app.state.settings = settings
     app.add_middleware(Utf8JsonMiddleware)
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.chatbot_max_body_bytes)
     app.add_middleware(RequestContextMiddleware)
     install_error_handlers(app)
     install_openapi(app)
-    install_ops_routes(app, lambda: app.state.container.readiness_checks())
+    install_ops_routes(app, lambda: app.state.services.readiness_checks())
     app.include_router(router)
     return app

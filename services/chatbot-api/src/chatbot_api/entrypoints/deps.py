@@ -1,4 +1,4 @@
-"""FastAPI dependencies: the wired services, and the caller (from techai_shared.web_auth)."""
+"""FastAPI dependencies: the caller (from techai_shared.web_auth) and each use case."""
 
 from __future__ import annotations
 
@@ -6,15 +6,28 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from chatbot_api.bootstrap import Container
+from chatbot_api.bootstrap import Services
+from chatbot_api.service_layer.chat import ChatService
+from chatbot_api.service_layer.sessions import SessionService
 from techai_shared.web_auth import AdminUser, CurrentUser
 
-__all__ = ["AdminUser", "ContainerDep", "CurrentUser", "get_container"]
+__all__ = ["AdminUser", "ChatServiceDep", "CurrentUser", "SessionServiceDep"]
 
 
-async def get_container(request: Request) -> Container:
-    container: Container = request.app.state.container
-    return container
+def _services(request: Request) -> Services:
+    services: Services = request.app.state.services
+    return services
 
 
-ContainerDep = Annotated[Container, Depends(get_container)]
+# async: FastAPI runs a plain `def` dependency in its thread pool, a hand-off per request for
+# what is an attribute read.
+async def get_chat_service(request: Request) -> ChatService:
+    return _services(request).chat
+
+
+async def get_session_service(request: Request) -> SessionService:
+    return _services(request).sessions
+
+
+ChatServiceDep = Annotated[ChatService, Depends(get_chat_service)]
+SessionServiceDep = Annotated[SessionService, Depends(get_session_service)]

@@ -7,39 +7,64 @@ from collections.abc import AsyncIterator
 from datetime import date, timedelta
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import Query, Response
 from fastapi.responses import StreamingResponse
+from sse_starlette import EventSourceResponse, ServerSentEvent
 
-from chatbot_api.adapters.usage import usage_between
 from chatbot_api.domain.context import KST
 from chatbot_api.domain.conversation import normalize_title
-from chatbot_api.entrypoints.deps import ContainerDep, CurrentUser
+from chatbot_api.entrypoints.deps import ChatServiceDep, CurrentUser, SessionServiceDep
 from chatbot_api.entrypoints.schemas import (
+    STREAM_EVENTS,
     ChatPublic,
     ChatRequest,
-    MessagePublic,
-    Page,
+    MessagePage,
     SessionInfo,
+    SessionPage,
     SessionPublic,
     TitleUpdate,
     TokenUsagePublic,
     UsageDayPublic,
+    UsagePublic,
 )
 from chatbot_api.service_layer.chat import ChatOptions
 from techai_shared.clock import utcnow
-from techai_shared.envelope import success
-from techai_shared.errors import InvalidInput
+from techai_shared.envelope import Envelope, success
+from techai_shared.errors import ErrorCode, InvalidInput
+from techai_shared.web import api_router, error_responses, event_stream_response
+from techai_shared.web.fields import IsoDate
 
 MAX_USAGE_DAYS = 366
 
-router = APIRouter(prefix="/api/v1/chatbot", tags=["chatbot"])
+# Every route needs the bearer token and reads or writes the command store.
+router = api_router("/api/v1/chatbot", ["chatbot"], ErrorCode.UNAUTHENTICATED,
+                    ErrorCode.INTERNAL_SERVER_ERROR, ErrorCode.SERVICE_UNAVAILABLE)
+# What a question can be refused with before its answer starts (the stream's too).
+_ASKING = (ErrorCode.INVALID_INPUT, ErrorCode.TOKEN_LIMIT_EXCEEDED, ErrorCode.FORBIDDEN,
+           ErrorCode.SESSION_NOT_FOUND, ErrorCode.PAYLOAD_TOO_LARGE, ErrorCode.RATE_LIMITED,
+           ErrorCode.SERVICE_UNAVAILABLE)
+_SESSION = (ErrorCode.FORBIDDEN, ErrorCode.SESSION_NOT_FOUND)
 
 
+def _session_links(session_id: str) -> dict[str, Any]:
+    """OpenAPI links from a response naming a session (`session_id`, a runtime expression) to the
+    routes of that session; clients and schemathesis' stateful phase follow them."""
+    return {
+        name: {"operationId": f"{operation}_api_v1_chatbot_sessions__session_id_{suffix}",
+               "parameters": {"session_id": session_id}}
+        for name, operation, suffix in [
+            ("ReadSession", "read_session", "_get"), ("ReadMessages", "read_messages", "_messages_get"),
+            ("PutTitle", "update_title", "_title_put"), ("PatchTitle", "update_title", "_title_patch"),
+            ("DeleteSession", "delete_session", "_delete")]
+    }
 
-@router.post("")
-async def create_chat(body: ChatRequest, user: CurrentUser, c: ContainerDep, response: Response
-                      ) -> dict[str, Any]:
-    result = await c.chat.chat(user, body.message, body.conversation_id, _options(body))
+
+@router.post("", response_model=Envelope[ChatPublic], responses={
+    200: {"links": _session_links("$response.body#/data/conversationId")},
+    **error_responses(*_ASKING, ErrorCode.LLM_UNAVAILABLE, ErrorCode.LLM_TIMEOUT)})
+async def create_chat(body: ChatRequest, user: CurrentUser, chat: ChatServiceDep, response: Response
+                      ) -> Envelope[ChatPublic]:
+    result = await chat.chat(user, body.message, body.conversation_id, _options(body))
     if result.quota is not None:
         response.headers.update(result.quota.headers())
     session = result.session
@@ -65,36 +90,48 @@ def _options(body: ChatRequest) -> ChatOptions:
 
 
 @router.post("/stream", response_class=StreamingResponse, responses={
-    200: {"description": "Server-Sent Events", "content": {"text/event-stream": {"schema": {
-        "type": "object", "required": ["event", "data"],
-        "properties": {"event": {"enum": ["metadata", "delta", "sources", "done", "error"]},
-                       "data": {"type": "string", "description": "a JSON object"}}}}}}})
-async def create_chat_stream(body: ChatRequest, user: CurrentUser, c: ContainerDep) -> StreamingResponse:
+    200: event_stream_response(
+        "Server-Sent Events: metadata, delta (one or more), sources, done; or error instead of "
+        "the rest once the answer has started", STREAM_EVENTS),
+    **error_responses(*_ASKING)})
+async def create_chat_stream(body: ChatRequest, user: CurrentUser, chat: ChatServiceDep
+                             ) -> EventSourceResponse:
     """The answer as Server-Sent Events: metadata, delta..., sources, done (or error).
 
     Everything that can refuse the request happens before the first byte, so those refusals are
-    ordinary envelope responses; a failure after that is an `error` event.
+    ordinary envelope responses; a failure after that is an `error` event. While the model thinks
+    (a reasoning model can be silent for tens of seconds) a `: ping` comment goes out every
+    CHATBOT_STREAM_KEEPALIVE_SECONDS, before and between the deltas, so proxies keep the stream
+    open; the headers stop them buffering it.
     """
-    prepared = await c.chat.prepare(user, body.message, body.conversation_id, _options(body))
+    prepared = await chat.prepare(user, body.message, body.conversation_id, _options(body))
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no",
                **(prepared.quota.headers() if prepared.quota else {})}
-    return StreamingResponse(_sse(c.chat.stream(prepared)), media_type="text/event-stream",
-                             headers=headers)
+    return EventSourceResponse(_sse(chat.stream(prepared)), headers=headers, sep="\n",
+                               ping=chat.stream_keepalive_seconds)
 
 
-async def _sse(events: AsyncIterator[tuple[str, dict[str, Any]]]) -> AsyncIterator[bytes]:
+async def _sse(events: AsyncIterator[tuple[str, dict[str, Any]]]) -> AsyncIterator[ServerSentEvent]:
+    """The stream's events, framed by sse-starlette (one JSON `data` line each)."""
     async for name, data in events:
-        yield f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+        yield ServerSentEvent(json.dumps(data, ensure_ascii=False), event=name, sep="\n")
 
 
-@router.get("/usage")
+@router.get("/usage", response_model=Envelope[UsagePublic],
+            responses=error_responses(ErrorCode.INVALID_INPUT))
 async def read_usage(
     user: CurrentUser,
-    c: ContainerDep,
-    first: Annotated[date | None, Query(alias="from")] = None,
-    last: Annotated[date | None, Query(alias="to")] = None,
-) -> dict[str, Any]:
-    """The caller's daily token usage and estimated cost (Asia/Seoul days, both ends included)."""
+    sessions: SessionServiceDep,
+    first: Annotated[IsoDate | None, Query(alias="from", description="first day, YYYY-MM-DD; "
+                                           "default 29 days before `to`")] = None,
+    last: Annotated[IsoDate | None, Query(alias="to", description="last day, YYYY-MM-DD; "
+                                          "default today (Asia/Seoul)")] = None,
+) -> Envelope[UsagePublic]:
+    """The caller's daily token usage and estimated cost (Asia/Seoul days, both ends included).
+
+    400 also when `from` is after `to`, or when they span more than 366 days (rules between two
+    parameters, which the schema cannot state).
+    """
     last = last or utcnow().astimezone(KST).date()
     # the 30 days up to `to` (from year 1 at the least: 0001-01-01 minus a day does not exist)
     first = first or max(date.min, last - timedelta(days=min(29, (last - date.min).days)))
@@ -103,71 +140,62 @@ async def read_usage(
     if (last - first).days + 1 > MAX_USAGE_DAYS:
         raise InvalidInput(f"at most {MAX_USAGE_DAYS} days at once",
                            data={"to": f"at most {MAX_USAGE_DAYS} days after from"})
-    rows = await usage_between(c.engine, user.user_id, first, last)
-    days = [UsageDayPublic.of(r) for r in rows]
-    return success({
-        "from": first.isoformat(), "to": last.isoformat(),
-        "days": [d.model_dump(mode="json", by_alias=True) for d in days],
-        "total": {
-            "requests": sum(d.requests for d in days),
-            "inputTokens": sum(d.input_tokens for d in days),
-            "outputTokens": sum(d.output_tokens for d in days),
-            "totalTokens": sum(d.total_tokens for d in days),
-            "estimatedCost": round(sum(d.estimated_cost for d in days), 8),
-        },
-    })
+    rows = await sessions.usage(user.user_id, first, last)
+    return success(UsagePublic.of(first, last, [UsageDayPublic.of(r) for r in rows]))
 
 
-@router.get("/sessions")
+@router.get("/sessions", response_model=Envelope[SessionPage],
+            responses=error_responses(ErrorCode.INVALID_INPUT))
 async def read_sessions(
     user: CurrentUser,
-    c: ContainerDep,
+    sessions: SessionServiceDep,
     page: Annotated[int, Query(ge=0, le=100_000)] = 0,
     size: Annotated[int, Query(ge=1, le=100)] = 20,
     is_active: Annotated[bool | None, Query(alias="isActive")] = None,
-) -> dict[str, Any]:
-    sessions, total = await c.reader.list_sessions(
-        user.user_id, is_active=is_active, offset=page * size, limit=size
-    )
-    return success({
-        "sessions": [SessionPublic.of(s).model_dump(mode="json", by_alias=True) for s in sessions],
-        **Page.numbers(total, page, size),
-    })
+) -> Envelope[SessionPage]:
+    found, total = await sessions.list_sessions(user.user_id, is_active=is_active, offset=page * size,
+                                       limit=size)
+    return success(SessionPage.of(found, total, page, size))
 
 
-@router.get("/sessions/{session_id}")
-async def read_session(session_id: str, user: CurrentUser, c: ContainerDep) -> dict[str, Any]:
-    session = await c.store.get_owned(session_id, user.user_id)
+@router.get("/sessions/{session_id}", response_model=Envelope[SessionPublic],
+            responses=error_responses(*_SESSION))
+async def read_session(session_id: str, user: CurrentUser, sessions: SessionServiceDep
+                       ) -> Envelope[SessionPublic]:
+    session = await sessions.get(session_id, user.user_id)
     return success(SessionPublic.of(session))
 
 
-@router.get("/sessions/{session_id}/messages")
+@router.get("/sessions/{session_id}/messages", response_model=Envelope[MessagePage],
+            responses=error_responses(ErrorCode.INVALID_INPUT, *_SESSION))
 async def read_messages(
     session_id: str,
     user: CurrentUser,
-    c: ContainerDep,
+    sessions: SessionServiceDep,
     page: Annotated[int, Query(ge=0, le=100_000)] = 0,
     size: Annotated[int, Query(ge=1, le=100)] = 50,
-) -> dict[str, Any]:
-    session = await c.store.get_owned(session_id, user.user_id)
+) -> Envelope[MessagePage]:
     first = page * size + 1
-    messages = await c.reader.messages_range(session, first, first + size - 1)
-    return success({
-        "messages": [MessagePublic.of(m).model_dump(mode="json", by_alias=True) for m in messages],
-        **Page.numbers(session.message_count, page, size),
-    })
+    session, messages = await sessions.messages(session_id, user.user_id, first, first + size - 1)
+    return success(MessagePage.of(messages, session.message_count, page, size))
 
 
-@router.put("/sessions/{session_id}/title")
-@router.patch("/sessions/{session_id}/title")
+_RENAMING = error_responses(ErrorCode.INVALID_INPUT, ErrorCode.PAYLOAD_TOO_LARGE, *_SESSION)
+
+
+@router.put("/sessions/{session_id}/title", response_model=Envelope[SessionPublic],
+            responses=_RENAMING)
+@router.patch("/sessions/{session_id}/title", response_model=Envelope[SessionPublic],
+              responses=_RENAMING)
 async def update_title(session_id: str, body: TitleUpdate, user: CurrentUser,
-                       c: ContainerDep) -> dict[str, Any]:
-    session = await c.store.rename(session_id, user.user_id, normalize_title(body.title))
+                       sessions: SessionServiceDep) -> Envelope[SessionPublic]:
+    session = await sessions.rename(session_id, user.user_id, normalize_title(body.title))
     return success(SessionPublic.of(session))
 
 
-@router.delete("/sessions/{session_id}")
-async def delete_session(session_id: str, user: CurrentUser, c: ContainerDep
-                         ) -> dict[str, Any]:
-    await c.store.delete(session_id, user.user_id, c.clock())
+@router.delete("/sessions/{session_id}", response_model=Envelope[None],
+               responses=error_responses(*_SESSION))
+async def delete_session(session_id: str, user: CurrentUser, sessions: SessionServiceDep
+                         ) -> Envelope[None]:
+    await sessions.delete(session_id, user.user_id)
     return success(None)

@@ -1,50 +1,75 @@
-"""Request and response bodies (camelCase on the wire, ids as strings)."""
+"""Request and response bodies (camelCase on the wire, ids as strings).
+
+Request bodies state every rule the API enforces on them, so a client that trusts the OpenAPI
+document is not refused: lengths, ranges, and the pattern of a text that must keep a character once
+cleaned (CONTENT_CHARACTER). Responses are what the routes declare inside `Envelope[...]`.
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import Field, field_serializer
+from pydantic import Field, PlainSerializer, WithJsonSchema
 
+from chatbot_api.domain.conversation import CONTENT_CHARACTER, MAX_MESSAGE_CHARS, MAX_TITLE_CHARS
 from techai_shared.clock import iso
-from techai_shared.conversations import SessionState, StoredMessage
-from techai_shared.envelope import CamelModel
+from techai_shared.conversation.model import SessionState, StoredMessage
+from techai_shared.envelope import CamelModel, ErrorEnvelope, RequestBody
+from techai_shared.web.fields import JsonInt
 
 if TYPE_CHECKING:
     from chatbot_api.adapters.usage import UsageRow
 
+# -- requests --------------------------------------------------------------------------------------
 
-class ChatOptions(CamelModel):
+
+class ChatOptions(RequestBody):
     include_contests: bool = True
     include_news: bool = True
     include_bookmarks: bool = False
-    max_results: int = Field(default=5, ge=1, le=20)
+    max_results: JsonInt = Field(default=5, ge=1, le=20)
     min_similarity_score: float = Field(default=0.7, ge=0.0, le=1.0)
 
 
-class ChatRequest(CamelModel):
-    # The length rule (1..500 characters) applies after normalisation, in the domain; this cap only
-    # keeps absurd inputs away from it.
-    message: str = Field(max_length=20_000)
-    conversation_id: str | None = Field(default=None, min_length=1, max_length=64)
+class ChatRequest(RequestBody):
+    message: str = Field(
+        min_length=1, max_length=MAX_MESSAGE_CHARS, pattern=CONTENT_CHARACTER,
+        description="The question, 1..500 characters with at least one letter, digit, mark, "
+                    "punctuation or symbol. Control and format characters are removed and "
+                    "whitespace is collapsed before it is stored and answered.")
+    conversation_id: str | None = Field(
+        default=None, min_length=1, max_length=64,
+        description="A session of the caller to continue; absent or null starts a new one.")
     options: ChatOptions = Field(default_factory=ChatOptions)
 
 
-class TitleUpdate(CamelModel):
-    title: str = Field(max_length=2_000)
+class TitleUpdate(RequestBody):
+    title: str = Field(
+        min_length=1, max_length=MAX_TITLE_CHARS, pattern=CONTENT_CHARACTER,
+        description="1..200 characters with at least one letter, digit, mark, punctuation or "
+                    "symbol; cleaned as a message is (control and format characters such as NUL "
+                    "removed, whitespace collapsed).")
 
 
-class _Timestamps(CamelModel):
-    @field_serializer("*", when_used="json")
-    def _iso(self, value: Any) -> Any:
-        return iso(value) if isinstance(value, datetime) else value
+# -- responses -------------------------------------------------------------------------------------
+
+Timestamp = Annotated[
+    datetime,
+    PlainSerializer(iso, return_type=str, when_used="json"),
+    WithJsonSchema({"type": "string", "format": "date-time"}, mode="serialization"),
+]
+"""An instant in UTC with milliseconds, e.g. 2026-11-23T09:00:00.000Z."""
+
+Number = Annotated[float | int, WithJsonSchema({"type": "number"})]
+"""A JSON number kept as computed: an int stays an int on the wire (0, not 0.0)."""
 
 
-class SessionInfo(_Timestamps):
+class SessionInfo(CamelModel):
     title: str
-    created_at: datetime
+    created_at: Timestamp
     message_count: int
 
 
@@ -73,11 +98,11 @@ class ChatPublic(CamelModel):
     mode: str
 
 
-class SessionPublic(_Timestamps):
+class SessionPublic(CamelModel):
     session_id: str
     title: str
-    created_at: datetime
-    last_message_at: datetime
+    created_at: Timestamp
+    last_message_at: Timestamp
     is_active: bool
     message_count: int
 
@@ -88,14 +113,14 @@ class SessionPublic(_Timestamps):
                    message_count=s.message_count)
 
 
-class MessagePublic(_Timestamps):
+class MessagePublic(CamelModel):
     message_id: str
     session_id: str
     role: str
     content: str
     sequence_number: int
     token_count: int
-    created_at: datetime
+    created_at: Timestamp
     sources: list[dict[str, Any]]
 
     @classmethod
@@ -105,16 +130,37 @@ class MessagePublic(_Timestamps):
                    token_count=m.token_count, created_at=m.created_at, sources=m.sources)
 
 
-class Page(CamelModel):
+def _page_numbers(total: int, page: int, size: int) -> dict[str, int]:
+    return {"total_elements": total, "total_pages": math.ceil(total / size) if size else 0,
+            "current_page": page, "page_size": size}
+
+
+class SessionPage(CamelModel):
+    """One page of the caller's sessions (the numbers after the items, as the API always wrote)."""
+
+    sessions: list[SessionPublic]
     total_elements: int
     total_pages: int
     current_page: int
     page_size: int
 
-    @staticmethod
-    def numbers(total: int, page: int, size: int) -> dict[str, int]:
-        return {"totalElements": total, "totalPages": math.ceil(total / size) if size else 0,
-                "currentPage": page, "pageSize": size}
+    @classmethod
+    def of(cls, sessions: Sequence[SessionState], total: int, page: int, size: int) -> SessionPage:
+        return cls(sessions=[SessionPublic.of(s) for s in sessions], **_page_numbers(total, page, size))
+
+
+class MessagePage(CamelModel):
+    """One page of a session's messages, oldest first."""
+
+    messages: list[MessagePublic]
+    total_elements: int
+    total_pages: int
+    current_page: int
+    page_size: int
+
+    @classmethod
+    def of(cls, messages: Sequence[StoredMessage], total: int, page: int, size: int) -> MessagePage:
+        return cls(messages=[MessagePublic.of(m) for m in messages], **_page_numbers(total, page, size))
 
 
 class UsageDayPublic(CamelModel):
@@ -132,3 +178,63 @@ class UsageDayPublic(CamelModel):
                    output_tokens=r.completion_tokens,
                    total_tokens=r.prompt_tokens + r.completion_tokens,
                    estimated_cost=round(r.cost_usd, 8))
+
+
+class UsageTotalPublic(CamelModel):
+    requests: int
+    input_tokens: int
+    output_tokens: int
+    total_tokens: int
+    estimated_cost: Number
+
+
+class UsagePublic(CamelModel):
+    """The caller's usage per day and model over [from, to] (Asia/Seoul days), and its total."""
+
+    first: date = Field(alias="from")
+    last: date = Field(alias="to")
+    days: list[UsageDayPublic]
+    total: UsageTotalPublic
+
+    @classmethod
+    def of(cls, first: date, last: date, days: list[UsageDayPublic]) -> UsagePublic:
+        total = UsageTotalPublic(
+            requests=sum(d.requests for d in days),
+            input_tokens=sum(d.input_tokens for d in days),
+            output_tokens=sum(d.output_tokens for d in days),
+            total_tokens=sum(d.total_tokens for d in days),
+            estimated_cost=round(sum(d.estimated_cost for d in days), 8),
+        )
+        return cls(first=first, last=last, days=days, total=total)
+
+
+# -- the event stream ------------------------------------------------------------------------------
+
+
+class StreamMetadata(CamelModel):
+    conversation_id: str
+    mode: str
+
+
+class StreamDelta(CamelModel):
+    text: str
+
+
+class StreamSources(CamelModel):
+    sources: list[SourcePublic]
+
+
+class StreamDone(CamelModel):
+    message_id: str
+    conversation_id: str
+    mode: str
+    token_usage: TokenUsagePublic
+
+
+STREAM_EVENTS: dict[str, Any] = {
+    "metadata": StreamMetadata,
+    "delta": StreamDelta,
+    "sources": StreamSources,
+    "done": StreamDone,
+    "error": ErrorEnvelope,  # a failure after the first byte, e.g. 5041 when the model timed out
+}

@@ -15,34 +15,41 @@ import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import date
 from pathlib import Path
 from typing import Any
 
-from chatbot_api.adapters.llm import ChatModel
-from chatbot_api.adapters.rate_limit import Quota, RedisRateLimiter
-from chatbot_api.adapters.response_cache import CachedAnswer, CacheKeyParts, ResponseCache
-from chatbot_api.adapters.usage import add_usage
+from chatbot_api.adapters.tokens import TokenCounter
 from chatbot_api.domain.compose import retrieval_only_answer, small_talk_answer
-from chatbot_api.domain.context import KST, Budget, context_block, fit_prompt, source_of
+from chatbot_api.domain.context import Budget, context_block, fit_prompt, source_of
 from chatbot_api.domain.conversation import ChatTurn, is_korean, normalize_message, window_history
 from chatbot_api.domain.routing import Route, RouteKind, RouteOptions, route
-from chatbot_api.service_layer.retrieval import CatalogFinder, Previous
+from chatbot_api.domain.usage import Pricing, TokenUsage, usage_day
+from chatbot_api.retrieval.model import SearchHit
+from chatbot_api.service_layer.ports import (
+    AnswerCache,
+    CachedAnswer,
+    CacheKeyParts,
+    CatalogSearch,
+    ChatModel,
+    Previous,
+    Quota,
+    RateLimiter,
+    UnitOfWorkFactory,
+)
 from chatbot_api.service_layer.titles import TitleWriter
 from chatbot_api.settings import ChatbotSettings
 from techai_shared.auth import Principal
 from techai_shared.clock import Clock
-from techai_shared.conversations import (
-    ConversationStore,
+from techai_shared.conversation.exchange import append_exchange
+from techai_shared.conversation.model import (
     Exchange,
     HistoryMessage,
     NewMessage,
+    Session,
     SessionState,
 )
 from techai_shared.errors import AppError, ErrorCode
 from techai_shared.ids import new_id
-from techai_shared.retrieval.model import SearchHit
-from techai_shared.tokens import TokenCounter
 
 logger = logging.getLogger(__name__)
 
@@ -64,19 +71,10 @@ class ChatOptions:
     min_similarity_score: float = 0.7
 
 
-@dataclass(frozen=True)
-class TokenUsage:
-    input_tokens: int
-    output_tokens: int
-    estimated_cost: float
-
-    @property
-    def total_tokens(self) -> int:
-        return self.input_tokens + self.output_tokens
-
-    def public(self) -> dict[str, Any]:
-        return {"inputTokens": self.input_tokens, "outputTokens": self.output_tokens,
-                "totalTokens": self.total_tokens, "estimatedCost": self.estimated_cost}
+def usage_public(usage: TokenUsage) -> dict[str, Any]:
+    """tokenUsage as the API shows it."""
+    return {"inputTokens": usage.input_tokens, "outputTokens": usage.output_tokens,
+            "totalTokens": usage.total_tokens, "estimatedCost": usage.estimated_cost}
 
 
 @dataclass
@@ -86,7 +84,7 @@ class Prepared:
     user_id: str
     question: str
     korean: bool
-    session: SessionState | None
+    session: Session | None  # the caller's session as read, None for a first question
     session_id: str
     route: Route
     turns: list[ChatTurn]
@@ -102,14 +100,12 @@ class Prepared:
 class ChatResult:
     answer: str
     mode: str
+    session: SessionState
     exchange: Exchange
+    created_session: bool
     usage: TokenUsage
     sources: list[dict[str, Any]]
     quota: Quota | None
-
-    @property
-    def session(self) -> SessionState:
-        return self.exchange.session
 
 
 OnDelta = Callable[[str], Awaitable[None]]
@@ -123,17 +119,19 @@ class ChatService:
     def __init__(
         self,
         settings: ChatbotSettings,
-        store: ConversationStore,
+        uow: UnitOfWorkFactory,
         model: ChatModel,
-        limiter: RedisRateLimiter,
+        limiter: RateLimiter,
         tokens: TokenCounter,
         clock: Clock,
-        finder: CatalogFinder,
-        cache: ResponseCache,
+        finder: CatalogSearch,
+        cache: AnswerCache,
+        pricing: Pricing,
         titles: TitleWriter | None = None,
     ) -> None:
         self._settings = settings
-        self._store = store
+        self._uow = uow
+        self._pricing = pricing
         self._model = model
         self._limiter = limiter
         self._tokens = tokens
@@ -148,6 +146,11 @@ class ChatService:
         self._block_template = load_prompt("context_block", version)
         self._budget = Budget(settings.chatbot_context_token_budget, settings.chatbot_prompt_token_budget)
         self._background: set[asyncio.Task[Any]] = set()
+
+    @property
+    def stream_keepalive_seconds(self) -> float:
+        """How often a stream sends a keep-alive while the model thinks (CHATBOT_STREAM_KEEPALIVE_SECONDS)."""
+        return self._settings.chatbot_stream_keepalive_seconds
 
     # -- the two ways to answer -------------------------------------------------------------
 
@@ -172,7 +175,7 @@ class ChatService:
                 queue.put_nowait(("done", {
                     "messageId": result.exchange.assistant_message.message_id,
                     "conversationId": result.session.session_id, "mode": result.mode,
-                    "tokenUsage": result.usage.public()}))
+                    "tokenUsage": usage_public(result.usage)}))
             except AppError as exc:
                 queue.put_nowait(("error", _error(exc.error_code, exc.message)))
             except Exception:
@@ -224,11 +227,13 @@ class ChatService:
                    self._render_context, self._cost, self._budget, TokenCounter.REPLY_PRIMING)
 
     async def _session_and_history(self, session_id: str, user_id: str
-                                   ) -> tuple[SessionState, list[HistoryMessage], list[ChatTurn]]:
+                                   ) -> tuple[Session, list[HistoryMessage], list[ChatTurn]]:
         """The caller's session and the newest messages that fit the history window, stored and as
-        turns (from the command store: see ConversationStore.get_owned_with_recent)."""
-        session, stored = await self._store.get_owned_with_recent(
-            session_id, user_id, self._settings.chatbot_history_max_messages)
+        turns. A turn is a command: it reads its history from the command store, so it sees the
+        previous turn even while the projection trails."""
+        async with self._uow() as uow:
+            session, stored = await uow.sessions.get_owned_with_recent(
+                session_id, user_id, self._settings.chatbot_history_max_messages)
         window = window_history([ChatTurn(m.role, m.content) for m in stored],
                                 self._settings.chatbot_history_token_window, self._cost)
         return session, (stored[len(stored) - len(window):] if window else []), window
@@ -281,33 +286,29 @@ class ChatService:
                     else small_talk_answer(p.korean))
             usage = TokenUsage(self._cost(ChatTurn("user", p.question)), self._tokens.count(text), 0.0)
             await deliver_in_parts(text, on_delta)
-        exchange = await self._store_exchange(p, text, sources, usage)
+        session, exchange = await self._store_exchange(p, text, sources, usage)
         if p.cache_key and p.cached is None and not p.retrieval_failed:
             await self._cache.put(p.cache_key, CachedAnswer(text, mode, sources))
-        if exchange.created_session and self._titles is not None and self._model.configured:
-            self._spawn(self._titles.retitle(exchange.session, p.question))
-        return ChatResult(text, mode, exchange, usage, sources, p.quota)
+        created = p.session is None
+        if created and self._titles is not None and self._model.configured:
+            self._spawn(self._titles.retitle(session, p.question))
+        return ChatResult(text, mode, session, exchange, created, usage, sources, p.quota)
 
     async def _store_exchange(self, p: Prepared, text: str, sources: list[dict[str, Any]],
-                              usage: TokenUsage) -> Exchange:
+                              usage: TokenUsage) -> tuple[SessionState, Exchange]:
+        """Both messages, the session change and the day's usage, in one transaction."""
         now = self._clock()
-        model = self._settings.openai_model if self._model.configured else NO_MODEL
-        today: date = now.astimezone(KST).date()
-
-        async def record_usage(conn: Any) -> None:
-            await add_usage(conn, p.user_id, today, model, usage.input_tokens, usage.output_tokens,
-                            usage.estimated_cost)
-
-        return await self._store.append_exchange(
-            p.user_id,
-            p.session.session_id if p.session else None,
-            NewMessage("user", p.question, self._tokens.count(p.question)),
-            NewMessage("assistant", text, self._tokens.count(text), sources),
-            now,
-            new_session_id=None if p.session else p.session_id,
-            also=record_usage,
-            known=p.session,
-        )
+        question = NewMessage("user", p.question, self._tokens.count(p.question))
+        answer = NewMessage("assistant", text, self._tokens.count(text), sources)
+        model = self._pricing.model if self._model.configured else NO_MODEL
+        async with self._uow() as uow:
+            session = p.session or Session.start(p.session_id, p.user_id, p.question, now)
+            session, exchange = await append_exchange(uow.sessions, session, p.user_id, question,
+                                                      answer, now)
+            await uow.usage.add(p.user_id, usage_day(now), model, usage.input_tokens,
+                                usage.output_tokens, usage.estimated_cost)
+            await uow.commit()
+        return session.state, exchange
 
     def _usage(self, turns: list[ChatTurn], answer: str, reported_in: int | None,
                reported_out: int | None) -> TokenUsage:
@@ -315,9 +316,7 @@ class ChatService:
             sum(self._cost(t) for t in turns) + TokenCounter.REPLY_PRIMING
         )
         out = reported_out if reported_out is not None else self._tokens.count(answer)
-        cost = (inp * self._settings.openai_input_price_per_million
-                + out * self._settings.openai_output_price_per_million) / 1_000_000
-        return TokenUsage(inp, out, round(cost, 8))
+        return self._pricing.usage(inp, out)
 
     # -- background work -------------------------------------------------------------------
 

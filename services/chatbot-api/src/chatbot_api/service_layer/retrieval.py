@@ -11,18 +11,17 @@ the request: it is logged and counted, and the answer goes on without the catalo
 from __future__ import annotations
 
 import logging
-import math
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from prometheus_client import Counter
 
 from chatbot_api.domain.routing import Route, default_rules
+from chatbot_api.retrieval.lookup import CatalogLookup, ItemRef, collection_of_id
+from chatbot_api.retrieval.model import Collection, Retriever, SearchFilters, SearchHit, cosine
+from chatbot_api.service_layer.ports import Found, Previous
 from techai_shared.embeddings import Embedder
-from techai_shared.retrieval.lookup import CatalogLookup, ItemRef, collection_of_id
-from techai_shared.retrieval.model import Collection, Retriever, SearchFilters, SearchHit
 
 logger = logging.getLogger(__name__)
 
@@ -30,28 +29,15 @@ RETRIEVAL_FAILURES = Counter("chatbot_retrieval_failures_total",
                              "Questions answered without the catalog because retrieval failed")
 
 
-@dataclass(frozen=True)
-class Previous:
-    """The last exchange of the session: its question and the items its answer cited."""
-
-    question: str = ""
-    sources: list[dict[str, Any]] = field(default_factory=list)
-
-    def refs(self) -> list[ItemRef]:
-        refs: list[ItemRef] = []
-        for source in self.sources:
-            try:
-                refs.append((Collection(source["collection"]), str(source["documentId"])))
-            except (KeyError, ValueError):
-                continue  # a malformed stored source is skipped, not fatal
-        return refs
-
-
-@dataclass(frozen=True)
-class Found:
-    hits: list[SearchHit]
-    failed: bool = False
-    how: str = "search"  # explicit | follow-up | follow-up-search | search | none
+def previous_refs(previous: Previous) -> list[ItemRef]:
+    """The items the previous answer cited, in its order (a malformed stored source is skipped)."""
+    refs: list[ItemRef] = []
+    for source in previous.sources:
+        try:
+            refs.append((Collection(source["collection"]), str(source["documentId"])))
+        except (KeyError, ValueError):
+            continue
+    return refs
 
 
 class MemoEmbedder:
@@ -116,7 +102,8 @@ class CatalogFinder:
         named = await self._named(question, user_id, route, vector)
         if named:
             return Found(named[:max_results], how="explicit")
-        if previous is not None and previous.refs() and await self._continues(route, previous, vector):
+        if (previous is not None and previous_refs(previous)
+                and await self._continues(route, previous, vector)):
             earlier = await self._earlier(user_id, route, previous, vector, min_score)
             if earlier:
                 return Found(earlier[:max_results], how="follow-up")
@@ -144,7 +131,7 @@ class CatalogFinder:
 
     async def _earlier(self, user_id: str, route: Route, previous: Previous,
                        vector: Sequence[float], min_score: float) -> list[SearchHit]:
-        refs = previous.refs()
+        refs = previous_refs(previous)
         if route.ordinal is not None and route.ordinal <= len(refs):
             return await self._lookup.fetch([refs[route.ordinal - 1]], user_id, vector)
         hits = await self._lookup.fetch(refs, user_id, vector)
@@ -157,8 +144,3 @@ class CatalogFinder:
         filters = SearchFilters(include_ended_contests=route.include_ended)
         return await self._retriever.search(query, user_id, route.collections, max_results,
                                             min_score, filters)
-
-
-def cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    norms = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
-    return sum(x * y for x, y in zip(a, b, strict=True)) / norms if norms else 0.0

@@ -1,21 +1,25 @@
 """Session titles written by the model after the first exchange, in the background.
 
-The first 50 characters of the first question are the title from the start; this only replaces
-them, through the same rename path a user's PUT takes (so the change is an event like any other).
-A missing or failing model, or an answer that is not a usable title, leaves the title as it was.
+The first 50 characters of the first question are the title from the start (title_from), and the
+first response shows them; this only replaces them, through the session's rename as a user's PUT
+does (so the change is an event like any other), and only while they are still the title: a title
+the user set in the meantime is never overwritten. A missing or failing model, or an answer that is
+not a usable title, leaves the title as it was.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from datetime import datetime
 
-from chatbot_api.adapters.llm import ChatModel
-from chatbot_api.adapters.usage import SideUsage
+from chatbot_api.adapters.tokens import TokenCounter
 from chatbot_api.domain.conversation import ChatTurn
-from techai_shared.conversations import ConversationStore, SessionState
+from chatbot_api.domain.usage import Pricing, usage_day
+from chatbot_api.service_layer.ports import ChatModel, ChatUnitOfWork, UnitOfWorkFactory
+from techai_shared.clock import Clock
+from techai_shared.conversation.model import SessionState, title_from
 from techai_shared.errors import AppError
-from techai_shared.tokens import TokenCounter
 
 logger = logging.getLogger(__name__)
 
@@ -36,33 +40,56 @@ def clean_title(text: str) -> str | None:
 
 
 class TitleWriter:
-    def __init__(self, model: ChatModel, store: ConversationStore, instructions: str,
-                 usage: SideUsage | None = None) -> None:
+    def __init__(self, model: ChatModel, uow: UnitOfWorkFactory, instructions: str,
+                 pricing: Pricing, clock: Clock) -> None:
         self._model = model
-        self._store = store
+        self._uow = uow
         self._instructions = instructions
-        self._usage = usage
+        self._pricing = pricing
+        self._clock = clock
         self._tokens = TokenCounter()
 
     async def retitle(self, session: SessionState, first_question: str) -> None:
-        """Ask the model for a title of the session and apply it; failures keep the old title."""
+        """Ask the model for a title of the session and apply it; failures keep the old title.
+        The call's tokens go to the user's daily usage whether or not the title is usable (it was
+        paid for), without counting a request."""
         try:
             turns = [ChatTurn("system", self._instructions), ChatTurn("user", first_question)]
             reply = await self._model.complete(turns)
-            if self._usage is not None:  # counted whether or not the title is usable: it was paid
-                prompt = reply.input_tokens
-                if prompt is None:
-                    prompt = sum(self._tokens.count_message(t.role, t.content) for t in turns)
-                completion = reply.output_tokens
-                if completion is None:
-                    completion = self._tokens.count(reply.text)
-                await self._usage.record(session.user_id, prompt, completion)
+            prompt = reply.input_tokens
+            if prompt is None:
+                prompt = sum(self._tokens.count_message(t.role, t.content) for t in turns)
+            completion = reply.output_tokens
+            if completion is None:
+                completion = self._tokens.count(reply.text)
             title = clean_title(reply.text)
             if title is None:
                 logger.info("model title not usable, keeping the first words: %r", reply.text[:80])
-                return
-            await self._store.rename(session.session_id, session.user_id, title)
+            now = self._clock()
+            usage = self._pricing.usage(prompt, completion)
+            async with self._uow() as uow:
+                await uow.usage.add(session.user_id, usage_day(now), self._pricing.model, prompt,
+                                    completion, usage.estimated_cost, requests=0)
+                if title is not None:
+                    await _rename(uow, session, title_from(first_question), title, now)
+                await uow.commit()
         except AppError as exc:
             logger.warning("session title not generated: %s", exc.message)
         except Exception:
             logger.exception("session title not generated")
+
+
+async def _rename(uow: ChatUnitOfWork, session: SessionState, automatic: str, title: str,
+                  now: datetime) -> None:
+    """Rename the session to `title` if its title is still the `automatic` one (under the row lock,
+    so a user's rename either happened before, and wins, or waits for this one)."""
+    try:
+        current = await uow.sessions.get_owned(session.session_id, session.user_id, for_update=True)
+    except AppError as exc:  # deleted meanwhile: the usage is still recorded
+        logger.info("session title not applied: %s", exc.message)
+        return
+    if current.state.title != automatic:
+        logger.info("session title not applied: the user renamed the session meanwhile")
+        return
+    current.rename(session.user_id, title, now)
+    await uow.sessions.save(current)

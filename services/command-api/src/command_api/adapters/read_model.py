@@ -1,31 +1,27 @@
 """What the operations jobs read from (and, for a rebuild, empty in) the MongoDB read model.
 
-The collection and field names are query-sync's projection contract (DESIGN.md section 5). Emptying
-uses delete_many, not drop: the projector's unique indexes, which its version check relies on, stay.
+The collection and field names are query-sync's projection contract (docs/architecture.md, The
+projection). Emptying uses delete_many, not drop: the projector's unique indexes, which its version
+check relies on, stay.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from pymongo.asynchronous.database import AsyncDatabase
+
+from command_api.service_layer.ports import ProjectedSession
 
 SESSIONS = "conversation_sessions"
 MESSAGES = "conversation_messages"
 CONVERSATION_COLLECTIONS = (SESSIONS, MESSAGES)
 CATALOG_COLLECTIONS = ("contests", "news_articles", "bookmarks", "catalog_tombstones")
+PROJECTIONS = (*CONVERSATION_COLLECTIONS, *CATALOG_COLLECTIONS)
 
 
-@dataclass(frozen=True)
-class ProjectedSession:
-    version: int
-    message_count: int
-    is_deleted: bool
-
-
-class ReadModel:
+class MongoReadModel:
     """Read access to the projected conversations, and the rebuild's emptying."""
 
     def __init__(self, db: AsyncDatabase[dict[str, Any]]) -> None:
@@ -53,10 +49,11 @@ class ReadModel:
             found.setdefault(doc["session_id"], set()).add(doc["message_id"])
         return found
 
-    async def empty(self, collections: Sequence[str]) -> dict[str, int]:
-        """Delete every document of these collections, keeping their indexes; counts removed."""
+    async def empty(self) -> dict[str, int]:
+        """Delete every document of the projections (conversations and catalog), keeping their
+        indexes; the documents removed per collection."""
         removed = {}
-        for name in collections:
+        for name in PROJECTIONS:
             result = await self._db[name].delete_many({})
             removed[name] = result.deleted_count
         return removed

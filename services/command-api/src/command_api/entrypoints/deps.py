@@ -1,4 +1,4 @@
-"""FastAPI dependencies: the wired services, and the caller (from techai_shared.web_auth)."""
+"""FastAPI dependencies: the caller (from techai_shared.web_auth) and each use case."""
 
 from __future__ import annotations
 
@@ -6,15 +6,47 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from command_api.bootstrap import Container
+from command_api.bootstrap import Services
+from command_api.service_layer.bookmarks import BookmarkService
+from command_api.service_layer.catalog import CatalogService
+from command_api.service_layer.catalog_import import CatalogImporter
+from command_api.service_layer.jobs import JobRunner
+from command_api.settings import CommandSettings
 from techai_shared.web_auth import AdminUser, CurrentUser
 
-__all__ = ["AdminUser", "ContainerDep", "CurrentUser", "get_container"]
+__all__ = [
+    "AdminUser", "BookmarkServiceDep", "CatalogImporterDep", "CatalogServiceDep", "CurrentUser",
+    "JobRunnerDep", "SettingsDep",
+]
 
 
-async def get_container(request: Request) -> Container:
-    container: Container = request.app.state.container
-    return container
+def _services(request: Request) -> Services:
+    services: Services = request.app.state.services
+    return services
 
 
-ContainerDep = Annotated[Container, Depends(get_container)]
+def get_settings(request: Request) -> CommandSettings:
+    return _services(request).settings
+
+
+def get_catalog_service(request: Request) -> CatalogService:
+    return _services(request).catalog
+
+
+def get_bookmark_service(request: Request) -> BookmarkService:
+    return _services(request).bookmarks
+
+
+def get_catalog_importer(request: Request) -> CatalogImporter:
+    return _services(request).importer
+
+
+def get_job_runner(request: Request) -> JobRunner:
+    return _services(request).ops.runner
+
+
+SettingsDep = Annotated[CommandSettings, Depends(get_settings)]
+CatalogServiceDep = Annotated[CatalogService, Depends(get_catalog_service)]
+BookmarkServiceDep = Annotated[BookmarkService, Depends(get_bookmark_service)]
+CatalogImporterDep = Annotated[CatalogImporter, Depends(get_catalog_importer)]
+JobRunnerDep = Annotated[JobRunner, Depends(get_job_runner)]

@@ -11,29 +11,36 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Response, status
+from fastapi import Path, Response, status
 
-from command_api.entrypoints.deps import AdminUser, ContainerDep
+from command_api.entrypoints.deps import AdminUser, JobRunnerDep, SettingsDep
+from command_api.entrypoints.schemas import JobList, JobRunPublic
 from command_api.service_layer.schedule import describe_jobs
 from techai_shared.clock import utcnow
-from techai_shared.envelope import success
+from techai_shared.envelope import Envelope, success
+from techai_shared.errors import ErrorCode
+from techai_shared.web import api_router, error_responses
 
-router = APIRouter(prefix="/api/v1/admin/jobs", tags=["jobs"])
+# Every route needs a token with the ADMIN role and uses the command store.
+router = api_router("/api/v1/admin/jobs", ["jobs"], ErrorCode.UNAUTHENTICATED, ErrorCode.FORBIDDEN,
+                    ErrorCode.INTERNAL_SERVER_ERROR, ErrorCode.SERVICE_UNAVAILABLE)
 
 JobName = Annotated[str, Path(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9-]*$")]
 
 
-@router.get("")
-async def read_jobs(_: AdminUser, c: ContainerDep) -> dict[str, Any]:
-    jobs = await describe_jobs(c.ops.runner, c.settings.command_scheduler_timezone, utcnow())
+@router.get("", response_model=Envelope[JobList])
+async def read_jobs(_: AdminUser, runner: JobRunnerDep, settings: SettingsDep) -> Envelope[dict[str, Any]]:
+    jobs = await describe_jobs(runner, settings.command_scheduler_timezone, utcnow())
     return success({"jobs": jobs})
 
 
-@router.post("/{name}/run", responses={202: {"description": "still running after the wait"}})
-async def run_job(name: JobName, _: AdminUser, c: ContainerDep, response: Response
-                  ) -> dict[str, Any]:
-    run, task = await c.ops.runner.start_manual(name)
-    done, _pending = await asyncio.wait([task], timeout=c.settings.command_job_manual_wait_seconds)
+@router.post("/{name}/run", response_model=Envelope[JobRunPublic], responses={
+    202: {"model": Envelope[JobRunPublic], "description": "still running after the wait"},
+    **error_responses(ErrorCode.INVALID_INPUT, ErrorCode.NOT_FOUND, ErrorCode.CONFLICT)})
+async def run_job(name: JobName, _: AdminUser, runner: JobRunnerDep, settings: SettingsDep, response: Response
+                  ) -> Envelope[dict[str, Any]]:
+    run, task = await runner.start_manual(name)
+    done, _pending = await asyncio.wait([task], timeout=settings.command_job_manual_wait_seconds)
     if not done:
         response.status_code = status.HTTP_202_ACCEPTED
         return success(run.public())

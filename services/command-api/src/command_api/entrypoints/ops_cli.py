@@ -22,7 +22,6 @@ from command_api.service_layer.schedule import describe_jobs
 from command_api.settings import CommandSettings
 from techai_shared.clock import utcnow
 from techai_shared.db.engine import make_engine
-from techai_shared.db.outbox import outbox_backlog
 from techai_shared.logging import configure_logging
 
 EXIT_FAILED, EXIT_BUSY, EXIT_UNKNOWN = 1, 3, 4
@@ -70,10 +69,9 @@ async def rebuild(ops: Operations, settings: CommandSettings, wait: float) -> in
 
 
 async def _watch_outbox(ops: Operations, wait: float) -> int:
-    engine = ops.republisher.engine
     deadline = asyncio.get_running_loop().time() + wait
     while True:
-        backlog, age = await outbox_backlog(engine)
+        backlog, age = await ops.outbox.backlog()
         _print(f"outbox: {backlog} events not yet published (oldest {age:.1f}s)")
         if backlog == 0:
             return 0

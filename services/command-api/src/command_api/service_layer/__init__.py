@@ -1,1 +1,2 @@
-"""Use cases of command-api that go beyond one store call."""
+"""command-api's use cases: the catalog and bookmark writes, the bulk import, the operations jobs
+and the projection repairs; what they need from the outside is named in `ports`."""

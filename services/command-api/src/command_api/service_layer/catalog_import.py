@@ -1,8 +1,9 @@
 """Bulk import of the catalog from JSONL files, through the same command path (and events) as the API.
 
-Each line is one item's full state with its public id; it is upserted by that id, so importing the
-same files again finds every item unchanged and writes nothing (no versions, no outbox rows).
-Bookmarks carry their userId: the importer is an admin tool acting for the users in the file.
+Each line is one item's full state with its public id; it is upserted by that id, each item in a
+unit of work of its own (service_layer.catalog.upsert), so importing the same files again finds
+every item unchanged and writes nothing (no versions, no outbox rows), and a bad line costs only
+itself. Bookmarks carry their userId: the importer is an admin tool acting for the users in the file.
 """
 
 from __future__ import annotations
@@ -13,14 +14,19 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from techai_shared.catalog_store import CatalogStore, Outcome
+from command_api.domain.catalog import Outcome, item_model
+from command_api.service_layer.catalog import upsert
+from command_api.service_layer.ports import UnitOfWorkFactory
 from techai_shared.errors import AppError
+from techai_shared.events import AggregateType
 
 logger = logging.getLogger(__name__)
 
 # kind -> file, in dependency order (bookmarks refer to contests and news)
 FILES = {"contests": "contests.jsonl", "newsArticles": "news_articles.jsonl",
          "bookmarks": "bookmarks.jsonl"}
+KINDS = {"contests": AggregateType.CONTEST, "newsArticles": AggregateType.NEWS,
+         "bookmarks": AggregateType.BOOKMARK}
 PROGRESS_EVERY = 20
 
 
@@ -45,9 +51,8 @@ class ImportCounts:
 class CatalogImporter:
     """Loads contests, news articles and bookmarks; reports progress through `report`."""
 
-    def __init__(self, stores: dict[str, CatalogStore],
-                 report: Callable[[str], None] = logger.info) -> None:
-        self._stores = stores
+    def __init__(self, uow: UnitOfWorkFactory, report: Callable[[str], None] = logger.info) -> None:
+        self._uow = uow
         self._report = report
 
     async def import_dir(self, directory: Path) -> dict[str, ImportCounts]:
@@ -64,13 +69,14 @@ class CatalogImporter:
 
     async def import_lines(self, kind: str, lines: Iterable[str]) -> ImportCounts:
         """Upsert one item per non-blank line; a bad line is counted as failed and skipped."""
-        store, counts = self._stores[kind], ImportCounts()
+        aggregate, counts = KINDS[kind], ImportCounts()
+        model = item_model(aggregate)
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
             try:
-                item = store.kind.model.model_validate(json.loads(line))
-                counts.add((await store.upsert(item)).outcome)
+                item = model.model_validate(json.loads(line))
+                counts.add((await upsert(self._uow, aggregate, item)).outcome)
             except (ValueError, AppError) as exc:  # ValidationError and JSON errors are ValueErrors
                 counts.failed += 1
                 self._report(f"{kind}: line {number} skipped: {str(exc).splitlines()[0][:200]}")

@@ -9,8 +9,10 @@ CLI), goes through JobRunner:
 3. claim (job, fire time) in job_runs: the unique key is the authority; the loser skips;
 4. run the job in bounded batches, renewing the lease; between batches it stops if the lease was
    lost; record the outcome, rows affected and error on the run; release the lease.
-The jobs themselves are conditional UPDATEs (and DELETEs), so even a repeated run changes nothing
-twice.
+Each step on the job's claim and lease is a unit of work of its own, committed at once. The jobs
+themselves are conditional writes (and DELETEs), one bounded batch per transaction, so even a
+repeated run changes nothing twice: the session jobs load their candidates, change each through
+the session aggregate and save it only if it is still at the version they loaded.
 """
 
 from __future__ import annotations
@@ -25,16 +27,22 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from prometheus_client import Counter, Histogram
-from sqlalchemy.ext.asyncio import AsyncEngine
 
-from command_api.adapters.job_store import FAILED, SUCCEEDED, JobRun, JobStore
+from command_api.service_layer.ports import (
+    FAILED,
+    SUCCEEDED,
+    JobRepository,
+    JobRun,
+    OutboxLog,
+    UnitOfWorkFactory,
+)
 from command_api.service_layer.republish import Republisher
 from command_api.settings import CommandSettings
 from techai_shared.clock import Clock, utcnow
-from techai_shared.conversations import BatchResult, ConversationStore
-from techai_shared.db.outbox import purge_published
+from techai_shared.conversation.model import ConcurrentChange, Session
 from techai_shared.errors import AppError, Conflict, ErrorCode
 
 logger = logging.getLogger(__name__)
@@ -75,6 +83,19 @@ class JobContext:
 
 
 JobFunction = Callable[[JobContext], Awaitable[int]]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """One bounded batch of a job: rows it looked at, and rows it changed."""
+
+    candidates: int
+    changed: int
+
+
+# Changes an idle session (Session.deactivate or Session.expire); False if it no longer applies.
+SessionChange = Callable[[Session, datetime, datetime], bool]
 
 
 @dataclass(frozen=True)
@@ -91,13 +112,13 @@ def worker_id() -> str:
 
 
 class LifecycleJobs:
-    """The four jobs (DESIGN.md section 7, issue 5), each a loop of bounded, repeatable batches."""
+    """The four jobs (docs/operations.md, Jobs), each a loop of bounded, repeatable batches."""
 
-    def __init__(self, settings: CommandSettings, engine: AsyncEngine,
-                 conversations: ConversationStore, republisher: Republisher) -> None:
+    def __init__(self, settings: CommandSettings, uow: UnitOfWorkFactory, outbox: OutboxLog,
+                 republisher: Republisher) -> None:
         self._settings = settings
-        self._engine = engine
-        self._conversations = conversations
+        self._uow = uow
+        self._outbox = outbox
         self._republisher = republisher
 
     def jobs(self) -> dict[str, Job]:
@@ -122,23 +143,47 @@ class LifecycleJobs:
         return {job.name: job for job in jobs}
 
     async def deactivate_idle_sessions(self, ctx: JobContext) -> int:
+        """Live active sessions without a message for the idle time become inactive, each with a
+        ConversationSessionUpdated event."""
         idle_since = ctx.now - timedelta(minutes=self._settings.command_session_idle_minutes)
         return await self._batches(
-            ctx, lambda: self._conversations.deactivate_idle(
-                idle_since, ctx.now, self._settings.command_job_batch_size))
+            ctx, lambda: self._session_batch(idle_since, ctx.now, Session.deactivate,
+                                             active_only=True))
 
     async def expire_sessions(self, ctx: JobContext) -> int:
+        """Live sessions without a message for the expiry time are soft-deleted and marked
+        expired, each with a ConversationSessionDeleted event (the read model drops them)."""
         idle_since = ctx.now - timedelta(days=self._settings.command_session_expire_days)
         return await self._batches(
-            ctx, lambda: self._conversations.expire_idle(
-                idle_since, ctx.now, self._settings.command_job_batch_size))
+            ctx, lambda: self._session_batch(idle_since, ctx.now, Session.expire,
+                                             active_only=False))
+
+    async def _session_batch(self, idle_since: datetime, now: datetime, change: SessionChange, *,
+                             active_only: bool) -> BatchResult:
+        """One batch in one transaction. Each session is saved only if it is still at the version
+        it was loaded at: one that got a message since (the exchange holds the row first) raises
+        ConcurrentChange and is left alone, as a session that just became busy must be."""
+        async with self._uow() as uow:
+            sessions = await uow.sessions.idle(idle_since, self._settings.command_job_batch_size,
+                                               active_only=active_only)
+            changed = 0
+            for session in sessions:
+                if not change(session, idle_since, now):
+                    continue
+                try:
+                    await uow.sessions.save(session)
+                except ConcurrentChange:
+                    continue
+                changed += 1
+            await uow.commit()
+        return BatchResult(len(sessions), changed)
 
     async def purge_outbox(self, ctx: JobContext) -> int:
         before = ctx.now - timedelta(days=self._settings.command_outbox_retention_days)
         limit = self._settings.command_job_batch_size
 
         async def batch() -> BatchResult:
-            deleted = await purge_published(self._engine, before, limit)
+            deleted = await self._outbox.purge_published(before, limit)
             return BatchResult(deleted, deleted)
 
         return await self._batches(ctx, batch)
@@ -165,15 +210,45 @@ class LifecycleJobs:
 class JobRunner:
     """Runs jobs with claim, lease and history; see the module docstring."""
 
-    def __init__(self, store: JobStore, jobs: dict[str, Job], settings: CommandSettings,
+    def __init__(self, uow: UnitOfWorkFactory, jobs: dict[str, Job], settings: CommandSettings,
                  clock: Clock = utcnow, worker: str | None = None) -> None:
-        self.store = store
+        self._uow = uow
         self.jobs = jobs
         self._settings = settings
         self._clock = clock
         self.worker = worker or worker_id()
         self._attempts = itertools.count(1)
         self._tasks: set[asyncio.Task[JobRun]] = set()  # the loop keeps only weak references
+
+    async def _store(self, use: Callable[[JobRepository], Awaitable[T]]) -> T:
+        """One step on the claims, leases or history, committed at once."""
+        async with self._uow() as uow:
+            result = await use(uow.jobs)
+            await uow.commit()
+        return result
+
+    async def lease_holder(self, name: str, now: datetime) -> str | None:
+        """Who holds the job's unexpired lease, if anyone."""
+        return await self._store(lambda jobs: jobs.lease_holder(name, now))
+
+    async def recent_runs(self, name: str, limit: int) -> list[JobRun]:
+        """The job's latest runs, newest first."""
+        return await self._store(lambda jobs: jobs.recent_runs(name, limit))
+
+    async def _acquire_lease(self, name: str, holder: str) -> bool:
+        now, seconds = self._clock(), self._settings.command_job_lease_seconds
+        return await self._store(lambda jobs: jobs.acquire_lease(name, holder, now, seconds))
+
+    async def _renew_lease(self, name: str, holder: str) -> bool:
+        now, seconds = self._clock(), self._settings.command_job_lease_seconds
+        return await self._store(lambda jobs: jobs.renew_lease(name, holder, now, seconds))
+
+    async def _release_lease(self, name: str, holder: str) -> None:
+        await self._store(lambda jobs: jobs.release_lease(name, holder))
+
+    async def _claim(self, name: str, scheduled_for: datetime, trigger: str, holder: str,
+                     now: datetime) -> JobRun | None:
+        return await self._store(lambda jobs: jobs.claim(name, scheduled_for, trigger, holder, now))
 
     def _holder(self) -> str:
         """A lease holder per attempt: two runs started by one process must still exclude each
@@ -189,7 +264,7 @@ class JobRunner:
     async def run_scheduled(self, name: str, fire_time: datetime) -> JobRun | None:
         """The run of `name` for this fire time, or None when another worker had claimed it."""
         job = self.job(name)
-        if await self.store.is_claimed(name, fire_time):
+        if await self._store(lambda jobs: jobs.is_claimed(name, fire_time)):
             self._skipped(name, fire_time, "claimed already")
             return None
         holder = self._holder()
@@ -199,13 +274,13 @@ class JobRunner:
                            fire_time.isoformat(), self._settings.command_job_lease_wait_seconds)
             return None
         try:
-            run = await self.store.claim(name, fire_time, SCHEDULE, holder, self._clock())
+            run = await self._claim(name, fire_time, SCHEDULE, holder, self._clock())
             if run is None:
                 self._skipped(name, fire_time, "claimed by another worker")
                 return None
             return await self._execute(job, run)
         finally:
-            await self.store.release_lease(name, holder)
+            await self._release_lease(name, holder)
 
     def _skipped(self, name: str, fire_time: datetime, why: str) -> None:
         JOB_RUNS.labels(name, SCHEDULE, "skipped").inc()
@@ -215,21 +290,20 @@ class JobRunner:
         """Start a manual run now: JobBusy if the job is running; the run and its task."""
         job = self.job(name)
         holder = self._holder()
-        if not await self.store.acquire_lease(name, holder, self._clock(),
-                                              self._settings.command_job_lease_seconds):
+        if not await self._acquire_lease(name, holder):
             JOB_RUNS.labels(name, MANUAL, "refused").inc()
             raise JobBusy(f"job {name} is running; try again when it has finished")
         try:
             run = await self._claim_manual(name, holder)
         except BaseException:
-            await self.store.release_lease(name, holder)
+            await self._release_lease(name, holder)
             raise
 
         async def execute() -> JobRun:
             try:
                 return await self._execute(job, run)
             finally:
-                await self.store.release_lease(name, holder)
+                await self._release_lease(name, holder)
 
         task = asyncio.create_task(execute(), name=f"job-{name}")
         self._tasks.add(task)
@@ -241,8 +315,7 @@ class JobRunner:
         differ from earlier runs (a frozen test clock, two runs in one microsecond)."""
         now = self._clock()
         for step in range(MANUAL_CLAIM_ATTEMPTS):
-            run = await self.store.claim(name, now + timedelta(microseconds=step), MANUAL, holder,
-                                         now)
+            run = await self._claim(name, now + timedelta(microseconds=step), MANUAL, holder, now)
             if run is not None:
                 return run
         raise JobBusy(f"job {name} was started at this very moment; try again")
@@ -256,8 +329,7 @@ class JobRunner:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self._settings.command_job_lease_wait_seconds
         while True:
-            if await self.store.acquire_lease(name, holder, self._clock(),
-                                              self._settings.command_job_lease_seconds):
+            if await self._acquire_lease(name, holder):
                 return True
             if loop.time() >= deadline:
                 return False
@@ -280,12 +352,13 @@ class JobRunner:
             heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await heartbeat
-        await self.store.finish(run.run_id, status, rows, error, self._clock())
+        finished_at = self._clock()
+        await self._store(lambda jobs: jobs.finish(run.run_id, status, rows, error, finished_at))
         JOB_RUNS.labels(job.name, run.trigger, status).inc()
         JOB_DURATION.labels(job.name).observe(asyncio.get_running_loop().time() - started)
         JOB_ROWS.labels(job.name).inc(rows)
         logger.info("job %s: run %d %s, %d rows", job.name, run.run_id, status, rows)
-        finished = await self.store.get_run(run.run_id)
+        finished = await self._store(lambda jobs: jobs.get_run(run.run_id))
         return finished or run
 
     async def _renew(self, name: str, holder: str, ctx: JobContext) -> None:
@@ -293,8 +366,7 @@ class JobRunner:
         while True:
             await asyncio.sleep(interval)
             try:
-                held = await self.store.renew_lease(name, holder, self._clock(),
-                                                    self._settings.command_job_lease_seconds)
+                held = await self._renew_lease(name, holder)
             except Exception:  # a failed renewal is retried; the lease outlives a few of them
                 logger.warning("job %s: renewing the lease failed", name, exc_info=True)
                 continue

@@ -20,29 +20,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy.ext.asyncio import AsyncEngine
-
-from command_api.adapters.read_model import (
-    CATALOG_COLLECTIONS,
-    CONVERSATION_COLLECTIONS,
+from command_api.service_layer.catalog import repository
+from command_api.service_layer.ports import (
+    OutboxLog,
     ProjectedSession,
     ReadModel,
+    SessionRepository,
+    UnitOfWorkFactory,
 )
-from techai_shared.catalog_store import CatalogStore
 from techai_shared.clock import Clock, utcnow
-from techai_shared.conversations import (
-    ConversationStore,
-    SessionState,
-    StoredMessage,
-    message_snapshot,
-    session_snapshot,
-)
-from techai_shared.db.outbox import changed_aggregates, write_events
+from techai_shared.conversation.events import message_snapshot, session_snapshot
+from techai_shared.conversation.model import SessionState, StoredMessage
 from techai_shared.events import AggregateType, EventEnvelope, EventType
 
 logger = logging.getLogger(__name__)
 
 MESSAGE_PAGE = 1000
+CATALOG = (AggregateType.CONTEST, AggregateType.NEWS, AggregateType.BOOKMARK)
 Report = Callable[[str], None]
 
 
@@ -59,14 +53,14 @@ class RebuildCounts:
 
 
 class Republisher:
-    """Reconcile and rebuild over the command store, the outbox and the read model."""
+    """Reconcile and rebuild over the command store, the outbox and the read model. The snapshot
+    events of each batch are added in one unit of work, with the reads they were made from."""
 
-    def __init__(self, engine: AsyncEngine, conversations: ConversationStore, read_model: ReadModel,
-                 catalog: Sequence[CatalogStore] = (), clock: Clock = utcnow) -> None:
-        self.engine = engine
-        self._conversations = conversations
+    def __init__(self, uow: UnitOfWorkFactory, outbox: OutboxLog, read_model: ReadModel,
+                 clock: Clock = utcnow) -> None:
+        self._uow = uow
+        self._outbox = outbox
         self._read_model = read_model
-        self._catalog = list(catalog)
         self._clock = clock
 
     # -- reconcile ------------------------------------------------------------------------------
@@ -76,8 +70,8 @@ class Republisher:
         """Repair the sessions changed in [since, until); returns how many needed a repair."""
         repaired, after = 0, ""
         while True:
-            ids = await changed_aggregates(self.engine, AggregateType.CONVERSATION.value, since,
-                                           until, after, batch)
+            ids = await self._outbox.changed_aggregates(AggregateType.CONVERSATION.value, since,
+                                                        until, after, batch)
             if not ids:
                 return repaired
             repaired += await self.repair_sessions(ids)
@@ -86,25 +80,31 @@ class Republisher:
 
     async def repair_sessions(self, session_ids: Sequence[str]) -> int:
         """Republish what the read model lacks of these sessions; returns how many lagged."""
-        sessions = await self._conversations.sessions_by_id(session_ids)
+        async with self._uow() as uow:
+            sessions = await uow.sessions.by_ids(session_ids)
         projected = await self._read_model.sessions(session_ids)
         present = await self._read_model.message_ids(session_ids)
         now = self._clock()
-        events: list[EventEnvelope] = []
         lagging = 0
-        for session in sessions:
-            repair = await self._repair(session, projected.get(session.session_id),
-                                        present.get(session.session_id, set()), now)
-            if repair:
-                lagging += 1
-                events += repair
-                logger.info("reconcile: session %s lags the command store (v%d); republishing "
-                            "%d events", session.session_id, session.version, len(repair))
-        await write_events(self.engine, events)
+        async with self._uow() as uow:
+            events: list[EventEnvelope] = []
+            for session in sessions:
+                repair = await self._repair(uow.sessions, session,
+                                            projected.get(session.session_id),
+                                            present.get(session.session_id, set()), now)
+                if repair:
+                    lagging += 1
+                    events += repair
+                    logger.info("reconcile: session %s lags the command store (v%d); "
+                                "republishing %d events", session.session_id, session.version,
+                                len(repair))
+            await uow.outbox.add(events)
+            await uow.commit()
         return lagging
 
-    async def _repair(self, session: SessionState, view: ProjectedSession | None,
-                      have: set[str], now: datetime) -> list[EventEnvelope]:
+    async def _repair(self, sessions: SessionRepository, session: SessionState,
+                      view: ProjectedSession | None, have: set[str], now: datetime
+                      ) -> list[EventEnvelope]:
         """The snapshot events that bring one session's projection up to date (none if it is)."""
         if session.deleted_at is not None:
             # A tombstone must be there, and no message of the session may be left.
@@ -116,59 +116,68 @@ class Republisher:
         events = [session_snapshot(session, now)] if stale or short else []
         if short:
             events += [message_snapshot(m, session, now)
-                       for m in await self._all_messages(session.session_id)
+                       for m in await _all_messages(sessions, session.session_id)
                        if m.message_id not in have]
         return events
-
-    async def _all_messages(self, session_id: str) -> list[StoredMessage]:
-        found: list[StoredMessage] = []
-        while True:
-            page = await self._conversations.messages(session_id, offset=len(found),
-                                                      limit=MESSAGE_PAGE)
-            found += page
-            if len(page) < MESSAGE_PAGE:
-                return found
 
     # -- rebuild --------------------------------------------------------------------------------
 
     async def rebuild(self, batch: int, report: Report = lambda _: None) -> RebuildCounts:
         """Empty the projections, then republish everything from the command store."""
         counts = RebuildCounts()
-        collections = (*CONVERSATION_COLLECTIONS, *(CATALOG_COLLECTIONS if self._catalog else ()))
-        counts.emptied = await self._read_model.empty(collections)
+        counts.emptied = await self._read_model.empty()
         report("emptied " + ", ".join(f"{k} ({v} documents)" for k, v in counts.emptied.items()))
         await self._rebuild_sessions(counts, batch, report)
-        for store in self._catalog:
-            counts.catalog[store.kind.aggregate_type.value] = await self._rebuild_catalog(
-                store, batch, report)
+        for kind in CATALOG:
+            counts.catalog[kind.value] = await self._rebuild_catalog(kind, batch, report)
         return counts
 
     async def _rebuild_sessions(self, counts: RebuildCounts, batch: int, report: Report) -> None:
         after = ""
-        while ids := await self._conversations.session_ids_after(after, batch):
-            now = self._clock()
-            events: list[EventEnvelope] = []
-            for session in sorted(await self._conversations.sessions_by_id(ids),
-                                  key=lambda s: s.session_id):
-                events += await self._session_events(session, now)
-            await write_events(self.engine, events)
+        while True:
+            async with self._uow() as uow:
+                ids = await uow.sessions.ids_after(after, batch)
+                if not ids:
+                    return
+                now = self._clock()
+                events: list[EventEnvelope] = []
+                for session in sorted(await uow.sessions.by_ids(ids), key=lambda s: s.session_id):
+                    events += await _session_events(uow.sessions, session, now)
+                await uow.outbox.add(events)
+                await uow.commit()
             counts.sessions += len(ids)
             counts.messages += sum(e.event_type is EventType.MESSAGE_CREATED for e in events)
             after = ids[-1]
             report(f"sessions: {counts.sessions} republished ({counts.messages} messages)")
 
-    async def _session_events(self, session: SessionState, now: datetime) -> list[EventEnvelope]:
-        events = [session_snapshot(session, now)]
-        if session.deleted_at is None:
-            events += [message_snapshot(m, session, now)
-                       for m in await self._all_messages(session.session_id)]
-        return events
-
-    async def _rebuild_catalog(self, store: CatalogStore, batch: int, report: Report) -> int:
-        kind, total, after = store.kind.aggregate_type.value, 0, ""
-        while events := await store.snapshot_events(after, batch):
-            await write_events(self.engine, events)
+    async def _rebuild_catalog(self, kind: AggregateType, batch: int, report: Report) -> int:
+        total, after = 0, ""
+        while True:
+            async with self._uow() as uow:
+                events = await repository(uow, kind).snapshot_events(after, batch)
+                if not events:
+                    return total
+                await uow.outbox.add(events)
+                await uow.commit()
             total += len(events)
             after = events[-1].aggregate_id
-            report(f"{kind}: {total} republished")
-        return total
+            report(f"{kind.value}: {total} republished")
+
+
+async def _session_events(sessions: SessionRepository, session: SessionState, now: datetime
+                          ) -> list[EventEnvelope]:
+    """A session's snapshot, and its messages' unless it is deleted."""
+    events = [session_snapshot(session, now)]
+    if session.deleted_at is None:
+        events += [message_snapshot(m, session, now)
+                   for m in await _all_messages(sessions, session.session_id)]
+    return events
+
+
+async def _all_messages(sessions: SessionRepository, session_id: str) -> list[StoredMessage]:
+    found: list[StoredMessage] = []
+    while True:
+        page = await sessions.messages(session_id, offset=len(found), limit=MESSAGE_PAGE)
+        found += page
+        if len(page) < MESSAGE_PAGE:
+            return found

@@ -30,7 +30,7 @@ async def describe_jobs(runner: JobRunner, timezone: str, now: datetime,
     listing = []
     for job in runner.jobs.values():
         fire = next_fire_time(job, timezone, now)
-        holder = await runner.store.lease_holder(job.name, now)
+        holder = await runner.lease_holder(job.name, now)
         listing.append({
             "name": job.name,
             "description": job.description,
@@ -40,6 +40,6 @@ async def describe_jobs(runner: JobRunner, timezone: str, now: datetime,
             "nextFireTimeUtc": iso(fire) if fire else None,
             "running": holder is not None,
             "runningOn": holder,
-            "lastRuns": [run.public() for run in await runner.store.recent_runs(job.name, last_runs)],
+            "lastRuns": [run.public() for run in await runner.recent_runs(job.name, last_runs)],
         })
     return listing

@@ -1,5 +1,5 @@
 """The catalog projection: topics `<prefix>.contest|news|bookmark` -> contests, news_articles and
-bookmarks in MongoDB, each document with its embedding (DESIGN.md sections 5 and 6).
+bookmarks in MongoDB, each document with its embedding (docs/architecture.md, The projection and Retrieval).
 
 Idempotent and monotonic like the conversation projection:
 - a document changes only through a conditional upsert on `version` (filter `version < v` on the

@@ -1,7 +1,7 @@
 """The dead-letter topic: poison records are copied to `<topic>.dlq` with why and where from.
 
 The copy keeps the original key, value and headers and adds dlq_error, dlq_attempts,
-dlq_original_topic, dlq_original_partition and dlq_original_offset (DESIGN.md section 5), so an
+dlq_original_topic, dlq_original_partition and dlq_original_offset (docs/architecture.md, The events), so an
 operator can see what failed and re-drive it to the original topic after a fix.
 """
 

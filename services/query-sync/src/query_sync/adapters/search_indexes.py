@@ -1,6 +1,6 @@
 """The search indexes of each catalog collection, on deployments that have search indexes.
 
-On Atlas and Atlas Local, each collection gets the two indexes of techai_shared.retrieval.atlas
+On Atlas and Atlas Local, each collection gets the two indexes of techai_shared.search_indexes
 if they are missing: the vector index (cosine, `numDimensions` from the embedding model, the
 filter fields) and the text index of the keyword side (the embedding text, the filter fields);
 the worker waits, bounded, until every index is queryable. SecantusDB and community mongod reject
@@ -24,8 +24,7 @@ from pymongo.errors import OperationFailure
 from pymongo.operations import SearchIndexModel
 
 from query_sync.errors import SyncError
-from techai_shared.retrieval.atlas import text_index_definition, vector_index_definition
-from techai_shared.retrieval.model import Collection
+from techai_shared.search_indexes import Collection, text_index_definition, vector_index_definition
 
 logger = logging.getLogger(__name__)
 

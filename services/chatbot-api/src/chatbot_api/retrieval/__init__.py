@@ -1,0 +1,1 @@
+"""Catalog search (docs/architecture.md, Retrieval): one interface, the Atlas and the exact strategies."""

@@ -1,0 +1,102 @@
+"""Cross-language keyword expansion: a question in Korean also asks for the English words of its
+terms, and the other way round (docs/architecture.md, Retrieval, keyword side).
+
+The portal's catalog mixes Korean and English items, and the embedding model (multilingual-e5-small)
+matches a Korean question to an English article only weakly, while BM25 cannot match across
+scripts at all. Adding the other language's words for the vocabulary a question uses ("쿠버네티스
+보안 취약점" -> kubernetes, security, vulnerability) lets the keyword side find the article in
+the other language; the fusion then lifts it. The glossary is data (glossary_ko_en.tsv): general
+developer vocabulary, never the names of catalog items.
+
+Matching: a Korean term of two or more syllables anywhere in a Hangul run (Korean glues particles
+to words: "취약점이", "보안을"), a one-syllable term only at the start of a run ("팀으로", not
+"스팀"); an English term as whole words, a single long word also with a plural or past ending.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+GLOSSARY_FILE = Path(__file__).with_name("glossary_ko_en.tsv")
+_HANGUL_RUN = re.compile(r"[\uac00-\ud7a3]+")
+
+
+@dataclass(frozen=True)
+class Entry:
+    korean: str
+    english: tuple[str, ...]
+
+
+class Glossary:
+    """Bidirectional term lookup over the entries of a glossary file."""
+
+    def __init__(self, entries: Iterable[Entry]) -> None:
+        self._entries = tuple(entries)
+        self._english = [(entry, [_english_pattern(term) for term in entry.english])
+                         for entry in self._entries]
+
+    @classmethod
+    def parse(cls, text: str) -> Glossary:
+        """Entries from `korean<TAB>english, english` lines; '#' starts a comment line."""
+        entries = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            korean, sep, english = line.partition("\t")
+            terms = tuple(t.strip().lower() for t in english.split(",") if t.strip())
+            if not sep or not korean.strip() or not terms:
+                raise ValueError(f"glossary line {number} is not 'korean<TAB>english, ...': {line!r}")
+            entries.append(Entry(korean.strip(), terms))
+        return cls(entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def equivalents(self, query: str) -> list[str]:
+        """The other language's words for the glossary terms in `query`, each once, in order."""
+        runs = _HANGUL_RUN.findall(query)
+        spaced = " ".join(runs)
+        lowered = query.lower()
+        found: list[str] = []
+        for entry, patterns in self._english:
+            if _korean_in(entry.korean, runs, spaced):
+                found.extend(entry.english)
+            if any(p.search(lowered) for p in patterns):
+                found.append(entry.korean)
+        return list(dict.fromkeys(t for t in found if t.lower() not in lowered and t not in query))
+
+    def expand(self, query: str) -> str:
+        """`query` followed by the equivalents of its terms: the text the keyword side searches."""
+        extra = self.equivalents(query)
+        return f"{query} {' '.join(extra)}" if extra else query
+
+
+def _korean_in(term: str, runs: list[str], spaced: str) -> bool:
+    if " " in term:  # a phrase: its words in a row
+        return term in spaced
+    if len(term) == 1:
+        return any(run.startswith(term) for run in runs)
+    return any(term in run for run in runs)
+
+
+def _english_pattern(term: str) -> re.Pattern[str]:
+    """Whole words; a single word of four letters or more also with -s/-es/-d/-ed (-y: -ies)."""
+    word = re.escape(term)
+    if " " not in term and len(term) > 3:
+        word = f"{re.escape(term[:-1])}(?:y|ies)" if term.endswith("y") else f"{word}(?:s|es|d|ed)?"
+    return re.compile(rf"(?<![a-z0-9]){word}(?![a-z0-9])")
+
+
+@cache
+def default_glossary() -> Glossary:
+    """The glossary shipped with the package (read once)."""
+    return Glossary.parse(GLOSSARY_FILE.read_text(encoding="utf-8"))
+
+
+def keyword_query(query: str) -> str:
+    """What the keyword side of either strategy searches for `query`."""
+    return default_glossary().expand(query)

@@ -1,0 +1,38 @@
+"""A catalog document (query-sync's snake_case fields) as a SearchHit; shared by both strategies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chatbot_api.retrieval.model import Collection, SearchHit
+
+SNIPPET_CHARS = 300
+_METADATA = {
+    Collection.CONTESTS: ("status", "start_date", "end_date", "source_name", "tags"),
+    Collection.NEWS: ("published_at", "source_name", "tags"),
+    Collection.BOOKMARKS: ("user_id", "item_type", "item_id", "tag", "memo"),
+}
+
+
+def to_hit(collection: Collection, doc: dict[str, Any], score: float, rank_value: float = 0.0) -> SearchHit:
+    """The hit of one document; `score` is its similarity (1 + cosine) / 2."""
+    return SearchHit(
+        document_id=doc["document_id"],
+        collection=collection,
+        title=doc.get("title") or doc.get("item_title") or "",
+        snippet=_snippet(collection, doc),
+        url=doc.get("url"),
+        score=score,
+        metadata={k: doc[k] for k in _METADATA[collection] if doc.get(k) is not None},
+        rank_value=rank_value,
+    )
+
+
+def _snippet(collection: Collection, doc: dict[str, Any]) -> str:
+    fields = {
+        Collection.CONTESTS: ("description",),
+        Collection.NEWS: ("summary", "content"),
+        Collection.BOOKMARKS: ("item_summary", "memo"),
+    }[collection]
+    text = next((doc[f] for f in fields if doc.get(f)), "")
+    return str(text)[:SNIPPET_CHARS]

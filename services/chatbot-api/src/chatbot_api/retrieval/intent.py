@@ -1,0 +1,43 @@
+"""What a question says about time and ownership: "latest" news, "finished" contests, "my saved"
+items. Plain Python, no I/O.
+
+The words are those of domain/routing_rules.toml, which routing reads too. A vector does not
+encode "latest" or "already finished" usefully (every article is news, every contest a contest),
+so these words steer the search instead: recent news are ranked higher, contests of the asked
+status ("now", "upcoming", "finished") too, a question about finished contests also searches the
+ENDED ones, and a question about "my saved" items puts the bookmarks first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chatbot_api.domain.routing import Rules, default_rules, matches
+
+
+@dataclass(frozen=True)
+class QueryIntent:
+    wants_recent: bool = False
+    wants_ended: bool = False
+    wants_ongoing: bool = False
+    wants_upcoming: bool = False
+    wants_saved: bool = False
+
+    def preferred_statuses(self) -> frozenset[str]:
+        """The contest statuses the question asks for (empty: no preference)."""
+        wanted = {"ENDED"} if self.wants_ended else set()
+        wanted |= {"ONGOING"} if self.wants_ongoing else set()
+        wanted |= {"UPCOMING"} if self.wants_upcoming else set()
+        return frozenset(wanted)
+
+
+def read_intent(query: str, rules: Rules | None = None) -> QueryIntent:
+    """The time and ownership words of `query`, from the same vocabulary routing reads."""
+    r = rules or default_rules()
+    return QueryIntent(
+        wants_recent=matches(r.latest, query),
+        wants_ended=matches(r.ended, query),
+        wants_ongoing=matches(r.ongoing, query),
+        wants_upcoming=matches(r.upcoming, query),
+        wants_saved=matches(r.bookmarks, query),
+    )

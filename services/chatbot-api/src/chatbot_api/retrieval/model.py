@@ -1,0 +1,124 @@
+"""The retrieval contract: what a search asks for and what it returns. Plain Python, no I/O."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+import numpy as np
+
+from techai_shared.search_indexes import Collection
+
+ACTIVE_CONTEST_STATUSES = ("UPCOMING", "ONGOING")
+
+
+@dataclass(frozen=True)
+class SearchFilters:
+    """Pre-filters applied inside the search (never after a top-k cut).
+
+    Contests are limited to UPCOMING/ONGOING unless `include_ended`; news optionally to a
+    publication window. Bookmarks are ALWAYS limited to the caller's user id, which is not a
+    filter a caller can turn off: it is a required argument of every search.
+    """
+
+    include_ended_contests: bool = False
+    published_after: datetime | None = None
+    published_before: datetime | None = None
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One result. `score` is the Atlas similarity (1 + cosine) / 2 in [0, 1], never a rank value."""
+
+    document_id: str
+    collection: Collection
+    title: str
+    snippet: str
+    url: str | None
+    score: float
+    metadata: dict[str, Any] = field(default_factory=dict)
+    # The ordering value of the strategy (e.g. reciprocal rank fusion of the vector and keyword
+    # rankings), used only to merge collections; never reported as a score. 0.0 when a strategy
+    # orders by `score` alone.
+    rank_value: float = 0.0
+
+
+class RetrievalError(Exception):
+    """Search cannot run: e.g. documents embedded with another model than the query's."""
+
+
+class Retriever(Protocol):
+    async def search(
+        self,
+        query: str,
+        user_id: str,
+        collections: Sequence[Collection],
+        max_results: int = 5,
+        min_score: float = 0.0,
+        filters: SearchFilters | None = None,
+    ) -> list[SearchHit]:
+        """Hits across `collections`, best first, at most `max_results`, each with score >= min_score."""
+        ...
+
+
+class SearchStrategy(Protocol):
+    """One collection's search, the same for the Atlas ($vectorSearch) and exact (NumPy) strategies.
+
+    `user_id` is required even for contests and news: bookmarks are always filtered by it, and a
+    strategy must refuse (RetrievalError) a bookmarks search with an empty user id. Scores are
+    `atlas_score` of the hit's cosine, whatever keyword fusion decided the order.
+    """
+
+    async def search(
+        self,
+        collection: Collection,
+        query_vector: Sequence[float],
+        query_text: str,
+        user_id: str,
+        limit: int,
+        min_score: float,
+        filters: SearchFilters,
+    ) -> list[SearchHit]:
+        """At most `limit` hits of `collection`, best first, each with score >= min_score."""
+        ...
+
+
+def atlas_score(cosine: float) -> float:
+    """The score Atlas $vectorSearch reports for cosine similarity."""
+    return max(0.0, min(1.0, (1.0 + cosine) / 2.0))
+
+
+def prefilter(collection: Collection, user_id: str, filters: SearchFilters) -> dict[str, Any]:
+    """The MQL filter every search of `collection` runs with (inside `$vectorSearch` on Atlas, as
+    the query of the exact strategy): only operators `$vectorSearch` accepts. Bookmarks are always
+    the caller's own."""
+    if collection is Collection.BOOKMARKS:
+        if not user_id.strip():
+            raise RetrievalError("a bookmarks search needs the caller's user id")
+        return {"user_id": {"$eq": user_id}}
+    if collection is Collection.CONTESTS:
+        if filters.include_ended_contests:
+            return {}
+        return {"status": {"$in": list(ACTIVE_CONTEST_STATUSES)}}
+    window: dict[str, datetime] = {}
+    if filters.published_after is not None:
+        window["$gte"] = filters.published_after
+    if filters.published_before is not None:
+        window["$lte"] = filters.published_before
+    return {"published_at": window} if window else {}
+
+
+def cosine_similarities(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """Cosine of each row of `matrix` with `query` (zero vectors give 0)."""
+    norms = np.linalg.norm(matrix, axis=1) * np.linalg.norm(query)
+    dots = matrix @ query
+    return np.divide(dots, norms, out=np.zeros_like(dots), where=norms > 0)
+
+
+def cosine(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> float:
+    """Cosine of two vectors (0 if either is zero)."""
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    norms = float(np.linalg.norm(x) * np.linalg.norm(y))
+    return float(x @ y) / norms if norms > 0 else 0.0

@@ -1,0 +1,219 @@
+"""What chatbot-api's use cases need from the outside, named as Protocols.
+
+The adapters (MySQL, MongoDB, Redis, the model provider) implement these; bootstrap wires them;
+the unit tests use in-memory fakes of the same Protocols (tests/unit/fakes.py). The values that
+cross a port (a model's reply, a quota, a cached answer) are defined here too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from types import TracebackType
+from typing import Any, Protocol, Self
+
+from chatbot_api.domain.conversation import ChatTurn
+from chatbot_api.domain.routing import Route
+from chatbot_api.retrieval.model import SearchHit
+from techai_shared.conversation.model import (
+    HistoryMessage,
+    Session,
+    SessionState,
+    StoredMessage,
+)
+
+OnDelta = Callable[[str], Awaitable[None]]
+
+
+# -- the command store --------------------------------------------------------------------------
+
+
+class SessionRepository(Protocol):
+    async def get_owned(self, session_id: str, user_id: str, *, for_update: bool = False
+                        ) -> Session: ...
+
+    async def get_owned_with_recent(self, session_id: str, user_id: str, count: int
+                                    ) -> tuple[Session, list[HistoryMessage]]: ...
+
+    async def save(self, session: Session) -> None:
+        """Raises ConcurrentChange if the stored session is no longer at the loaded version."""
+        ...
+
+    async def messages(self, session_id: str, *, sequences: Sequence[int] | None = None
+                       ) -> list[StoredMessage]: ...
+
+    async def list_for_user(self, user_id: str, *, is_active: bool | None, offset: int, limit: int
+                            ) -> tuple[list[SessionState], int]: ...
+
+
+@dataclass(frozen=True)
+class UsageRow:
+    day: date
+    model: str
+    requests: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float
+
+
+class UsageRepository(Protocol):
+    async def add(self, user_id: str, day: date, model: str, prompt_tokens: int,
+                  completion_tokens: int, cost_usd: float, requests: int = 1) -> None:
+        """Add to the user's totals of that day and model."""
+        ...
+
+    async def between(self, user_id: str, first: date, last: date) -> list[UsageRow]: ...
+
+
+class ChatUnitOfWork(Protocol):
+    """One transaction: nothing is written unless commit() is called inside the block."""
+
+    @property
+    def sessions(self) -> SessionRepository: ...
+
+    @property
+    def usage(self) -> UsageRepository: ...
+
+    async def __aenter__(self) -> Self: ...
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None: ...
+
+    async def commit(self) -> None: ...
+
+
+UnitOfWorkFactory = Callable[[], ChatUnitOfWork]
+
+
+# -- the read model -----------------------------------------------------------------------------
+
+
+class ReadModel(Protocol):
+    """The conversation projection (MongoDB); its methods raise on an outage, as PyMongo does."""
+
+    async def messages_between(self, session_id: str, first: int, last: int
+                               ) -> list[StoredMessage]: ...
+
+    async def list_sessions(self, user_id: str, *, is_active: bool | None, offset: int, limit: int
+                            ) -> tuple[list[SessionState], int]: ...
+
+
+# -- the model ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ModelReply:
+    text: str
+    input_tokens: int | None
+    output_tokens: int | None
+
+
+class ChatModel(Protocol):
+    """Answers a list of chat turns (system first)."""
+
+    @property
+    def configured(self) -> bool: ...
+
+    @property
+    def name(self) -> str:
+        """The model and the parameters that change its answers (part of the cache key)."""
+        ...
+
+    async def complete(self, turns: list[ChatTurn]) -> ModelReply: ...
+
+    async def stream(self, turns: list[ChatTurn], on_delta: OnDelta) -> ModelReply:
+        """Like complete(), handing each piece of text to `on_delta` as it arrives."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release connections (at shutdown)."""
+        ...
+
+
+# -- the catalog --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Previous:
+    """The last exchange of the session: its question and the items its answer cited."""
+
+    question: str = ""
+    sources: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Found:
+    hits: list[SearchHit]
+    failed: bool = False
+    how: str = "search"  # explicit | follow-up | follow-up-search | search | none
+
+
+class CatalogSearch(Protocol):
+    async def find(self, question: str, user_id: str, route: Route, previous: Previous | None,
+                   max_results: int, min_score: float) -> Found:
+        """The hits for a question; a failure is reported in Found.failed, never raised."""
+        ...
+
+
+# -- Redis --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Quota:
+    limit: int
+    remaining: int
+    reset_seconds: int
+    window_seconds: int = 60
+
+    def headers(self) -> dict[str, str]:
+        """IETF draft RateLimit headers, plus the older X- names many clients read."""
+        return {
+            "RateLimit-Limit": str(self.limit),
+            "RateLimit-Remaining": str(self.remaining),
+            "RateLimit-Reset": str(self.reset_seconds),
+            "RateLimit": f"limit={self.limit}, remaining={self.remaining}, reset={self.reset_seconds}",
+            "RateLimit-Policy": f"{self.limit};w={self.window_seconds}",
+        }
+
+
+class RateLimiter(Protocol):
+    async def hit(self, user_id: str) -> Quota | None:
+        """Count one request; raise RateLimited over the limit; None when off or failed open."""
+        ...
+
+
+KEY_VERSION = "chat-answer-v1"
+
+
+@dataclass(frozen=True)
+class CachedAnswer:
+    answer: str
+    mode: str
+    sources: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CacheKeyParts:
+    question: str
+    options: dict[str, Any]
+    model: str
+    prompt_version: str
+    user_id: str | None = None  # set whenever bookmarks can be involved
+    bookmarks_fingerprint: str | None = None
+
+    def key(self, prefix: str) -> str:
+        raw = json.dumps({"v": KEY_VERSION, **asdict(self)}, sort_keys=True, ensure_ascii=False)
+        return f"{prefix}:{hashlib.sha256(raw.encode()).hexdigest()}"
+
+
+class AnswerCache(Protocol):
+    async def key_for(self, parts: CacheKeyParts) -> str | None:
+        """The key of an answer with these parts, or None when it must not be cached."""
+        ...
+
+    async def get(self, key: str) -> CachedAnswer | None: ...
+
+    async def put(self, key: str, answer: CachedAnswer) -> None: ...

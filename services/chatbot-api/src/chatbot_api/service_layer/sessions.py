@@ -1,0 +1,92 @@
+"""The caller's sessions: read, list, page through messages, rename, delete; and the daily usage.
+
+Reads by id go to the command store, so a session created a moment ago is never "not found" while
+the projection catches up. Lists and history pages come from the read model (MongoDB), filled
+from the command store where the projection lacks a message, and read from the command store
+whole when MongoDB is down, so a page of history is never short.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import date
+
+from prometheus_client import Counter
+from pymongo.errors import PyMongoError
+
+from chatbot_api.service_layer.ports import ReadModel, UnitOfWorkFactory, UsageRow
+from techai_shared.clock import Clock
+from techai_shared.conversation.model import SessionState, StoredMessage
+
+logger = logging.getLogger(__name__)
+
+FILLED = Counter(
+    "history_messages_from_command_store_total",
+    "Messages read from the command store because the projection had not caught up",
+)
+
+
+class SessionService:
+    def __init__(self, uow: UnitOfWorkFactory, read_model: ReadModel, clock: Clock) -> None:
+        self._uow = uow
+        self._read_model = read_model
+        self._clock = clock
+
+    async def get(self, session_id: str, user_id: str) -> SessionState:
+        """The caller's live session (SessionNotFound, Forbidden otherwise)."""
+        async with self._uow() as uow:
+            return (await uow.sessions.get_owned(session_id, user_id)).state
+
+    async def rename(self, session_id: str, user_id: str, title: str) -> SessionState:
+        async with self._uow() as uow:
+            session = await uow.sessions.get_owned(session_id, user_id, for_update=True)
+            session.rename(user_id, title, self._clock())
+            await uow.sessions.save(session)
+            await uow.commit()
+        return session.state
+
+    async def delete(self, session_id: str, user_id: str) -> None:
+        """Soft delete: later reads answer 404."""
+        async with self._uow() as uow:
+            session = await uow.sessions.get_owned(session_id, user_id, for_update=True)
+            session.delete(user_id, self._clock())
+            await uow.sessions.save(session)
+            await uow.commit()
+
+    async def messages(self, session_id: str, user_id: str, first: int, last: int
+                       ) -> tuple[SessionState, list[StoredMessage]]:
+        """The caller's session and its messages first..last (1-based, inclusive, clipped)."""
+        session = await self.get(session_id, user_id)
+        first, last = max(1, first), min(last, session.message_count)
+        if first > last:
+            return session, []
+        try:
+            found = await self._read_model.messages_between(session_id, first, last)
+        except PyMongoError as exc:
+            logger.warning("read model unavailable, reading history from the command store: %s", exc)
+            found = []
+        by_seq = {m.sequence_number: m for m in found}
+        missing = [seq for seq in range(first, last + 1) if seq not in by_seq]
+        if missing:
+            FILLED.inc(len(missing))
+            async with self._uow() as uow:
+                for message in await uow.sessions.messages(session_id, sequences=missing):
+                    by_seq[message.sequence_number] = message
+        return session, [by_seq[seq] for seq in sorted(by_seq)]
+
+    async def list_sessions(self, user_id: str, *, is_active: bool | None, offset: int, limit: int
+                   ) -> tuple[list[SessionState], int]:
+        """The caller's live sessions, newest activity first, and their total count."""
+        try:
+            return await self._read_model.list_sessions(
+                user_id, is_active=is_active, offset=offset, limit=limit)
+        except PyMongoError as exc:
+            logger.warning("read model unavailable, listing sessions from the command store: %s", exc)
+            async with self._uow() as uow:
+                return await uow.sessions.list_for_user(
+                    user_id, is_active=is_active, offset=offset, limit=limit)
+
+    async def usage(self, user_id: str, first: date, last: date) -> list[UsageRow]:
+        """The caller's daily usage rows, oldest first."""
+        async with self._uow() as uow:
+            return await uow.usage.between(user_id, first, last)

@@ -1,0 +1,259 @@
+"""What command-api's use cases need from the outside, named as Protocols.
+
+The adapters (MySQL or SQLite through the unit of work, MongoDB) implement these; bootstrap wires
+them. The values that cross a port (a job run) and the errors a port raises for its caller to act
+on (a lost race) are defined here too; a catalog write's result is the domain's
+(command_api.domain.catalog).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from types import TracebackType
+from typing import Any, Protocol, Self
+
+from command_api.domain.catalog import WriteResult
+from techai_shared.clock import iso
+from techai_shared.conversation.model import Session, SessionState, StoredMessage
+from techai_shared.events import EventEnvelope
+from techai_shared.events.catalog import BookmarkItemType, CatalogItem
+
+# -- the catalog --------------------------------------------------------------------------------
+
+
+class LostRace(Exception):
+    """A concurrent writer changed (or inserted) the item between this write's read and its
+    conditional write. Nothing of the write may be kept: roll the unit of work back and run the
+    write again on a fresh read."""
+
+
+class CatalogRepository(Protocol):
+    """Contests or news articles. Writes raise LostRace on a lost race (see above), the kind's
+    not-found error for a missing item, Conflict when the write breaks a rule."""
+
+    async def get(self, item_id: str) -> WriteResult:
+        """The live item (as an UNCHANGED result)."""
+        ...
+
+    async def upsert(self, item: CatalogItem) -> WriteResult:
+        """Create the item under its id, revive it if deleted, or replace its state; UNCHANGED
+        (and no event) if it is so already."""
+        ...
+
+    async def create(self, item: CatalogItem) -> WriteResult:
+        """Create the item; Conflict if its id is live already."""
+        ...
+
+    async def delete(self, item_id: str) -> WriteResult:
+        """Soft delete."""
+        ...
+
+    async def snapshot_events(self, after_id: str, limit: int) -> list[EventEnvelope]:
+        """Items above `after_id` (deleted ones too), in id order, each as a new event at its
+        current version."""
+        ...
+
+
+class BookmarkRepository(CatalogRepository, Protocol):
+    """Bookmarks: each user's own (Forbidden for another user's, BookmarkNotFound for a missing
+    one), one live bookmark per user and item (Conflict naming the existing one)."""
+
+    async def create_for(
+        self, user_id: str, item_type: BookmarkItemType, item_id: str, *, tag: str | None = None,
+        memo: str | None = None, item_title: str | None = None, item_summary: str | None = None,
+        bookmark_id: str | None = None,
+    ) -> WriteResult:
+        """Bookmark a live catalog item (ItemNotFound if there is none)."""
+        ...
+
+    async def get_owned(self, bookmark_id: str, user_id: str) -> WriteResult: ...
+
+    async def update_owned(self, bookmark_id: str, user_id: str, changes: dict[str, str | None]
+                           ) -> WriteResult:
+        """Change the tag and/or memo; UNCHANGED when they are so already."""
+        ...
+
+    async def delete_owned(self, bookmark_id: str, user_id: str) -> WriteResult: ...
+
+    async def list_owned(self, user_id: str, *, offset: int, limit: int
+                         ) -> tuple[list[WriteResult], int]:
+        """The user's live bookmarks, newest first, and their total count."""
+        ...
+
+
+# -- conversations ------------------------------------------------------------------------------
+
+
+class SessionRepository(Protocol):
+    """The shared session repository, as the lifecycle jobs and the repairs use it."""
+
+    async def idle(self, idle_since: datetime, limit: int, *, active_only: bool) -> list[Session]:
+        """Up to `limit` live sessions without a message since `idle_since`, least recent first."""
+        ...
+
+    async def save(self, session: Session) -> None:
+        """Raises ConcurrentChange if the stored session is no longer at the loaded version."""
+        ...
+
+    async def by_ids(self, session_ids: Sequence[str]) -> list[SessionState]: ...
+
+    async def ids_after(self, after: str, limit: int) -> list[str]: ...
+
+    async def messages(self, session_id: str, *, offset: int = 0, limit: int = 1000
+                       ) -> list[StoredMessage]: ...
+
+
+# -- job runs and leases ------------------------------------------------------------------------
+
+RUNNING, SUCCEEDED, FAILED = "running", "succeeded", "failed"
+
+
+@dataclass(frozen=True)
+class JobRun:
+    run_id: int
+    job_name: str
+    scheduled_for: datetime
+    trigger: str
+    status: str
+    worker: str
+    started_at: datetime
+    finished_at: datetime | None
+    rows_affected: int | None
+    error: str | None
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "runId": str(self.run_id),
+            "jobName": self.job_name,
+            "scheduledFor": iso(self.scheduled_for),
+            "trigger": self.trigger,
+            "status": self.status,
+            "worker": self.worker,
+            "startedAt": iso(self.started_at),
+            "finishedAt": iso(self.finished_at) if self.finished_at else None,
+            "rowsAffected": self.rows_affected,
+            "error": self.error,
+        }
+
+
+class JobRepository(Protocol):
+    """Claims of (job, fire time), the one lease per job, and the runs' history."""
+
+    async def is_claimed(self, job_name: str, scheduled_for: datetime) -> bool: ...
+
+    async def claim(self, job_name: str, scheduled_for: datetime, trigger: str, worker: str,
+                    now: datetime) -> JobRun | None:
+        """The run, inserted as running; None when this (job, fire time) was claimed already."""
+        ...
+
+    async def finish(self, run_id: int, status: str, rows_affected: int, error: str | None,
+                     now: datetime) -> None: ...
+
+    async def acquire_lease(self, job_name: str, holder: str, now: datetime, seconds: float
+                            ) -> bool:
+        """Take the lease if it is free, expired or `holder`'s; marks the runs of an expired
+        holder failed. True when `holder` holds it now."""
+        ...
+
+    async def renew_lease(self, job_name: str, holder: str, now: datetime, seconds: float
+                          ) -> bool:
+        """False when the lease is no longer `holder`'s."""
+        ...
+
+    async def release_lease(self, job_name: str, holder: str) -> None: ...
+
+    async def lease_holder(self, job_name: str, now: datetime) -> str | None: ...
+
+    async def recent_runs(self, job_name: str, limit: int = 10) -> list[JobRun]:
+        """Newest first."""
+        ...
+
+    async def get_run(self, run_id: int) -> JobRun | None: ...
+
+
+# -- the unit of work ---------------------------------------------------------------------------
+
+
+class Outbox(Protocol):
+    async def add(self, events: Sequence[EventEnvelope]) -> None:
+        """Add events in the unit of work's transaction."""
+        ...
+
+
+class CommandUnitOfWork(Protocol):
+    """One transaction: nothing is written unless commit() is called inside the block."""
+
+    @property
+    def sessions(self) -> SessionRepository: ...
+
+    @property
+    def contests(self) -> CatalogRepository: ...
+
+    @property
+    def news(self) -> CatalogRepository: ...
+
+    @property
+    def bookmarks(self) -> BookmarkRepository: ...
+
+    @property
+    def jobs(self) -> JobRepository: ...
+
+    @property
+    def outbox(self) -> Outbox: ...
+
+    async def __aenter__(self) -> Self: ...
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None: ...
+
+    async def commit(self) -> None: ...
+
+
+UnitOfWorkFactory = Callable[[], CommandUnitOfWork]
+
+
+# -- the outbox's maintenance -------------------------------------------------------------------
+
+
+class OutboxLog(Protocol):
+    """The outbox table beyond adding events: each call a short transaction of its own."""
+
+    async def purge_published(self, published_before: datetime, limit: int) -> int:
+        """Delete up to `limit` rows published before the cutoff, oldest first; how many."""
+        ...
+
+    async def changed_aggregates(self, aggregate_type: str, since: datetime, until: datetime,
+                                 after: str, limit: int) -> list[str]:
+        """Ids of the aggregates with a row created in [since, until), above `after`, in order."""
+        ...
+
+    async def backlog(self) -> tuple[int, float]:
+        """Unpublished rows and the age in seconds of the oldest."""
+        ...
+
+
+# -- the read model -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProjectedSession:
+    version: int
+    message_count: int
+    is_deleted: bool
+
+
+class ReadModel(Protocol):
+    """The projections on MongoDB, as the repairs read (and a rebuild empties) them."""
+
+    async def sessions(self, session_ids: Sequence[str]) -> dict[str, ProjectedSession]: ...
+
+    async def message_ids(self, session_ids: Sequence[str]) -> dict[str, set[str]]:
+        """The projected message ids of each session (sessions without any are absent)."""
+        ...
+
+    async def empty(self) -> dict[str, int]:
+        """Delete every document of the conversation and catalog projections, keeping their
+        indexes; the documents removed per collection."""
+        ...

@@ -1,0 +1,189 @@
+"""The conversation aggregate on the command store: sessions, their messages and their events.
+
+`save` writes a changed session with one conditional statement: an INSERT for a new session, or
+an UPDATE ... WHERE version = <the version it was loaded at>. If another writer changed the row
+since (a concurrent turn, a rename), the UPDATE matches nothing and `ConcurrentChange` is raised;
+the caller reloads the session with `for_update=True` (which takes the row lock: MySQL's
+SELECT ... FOR UPDATE, SQLite's write lock of BEGIN IMMEDIATE) and applies its change again
+(conversation.exchange.append_exchange does this for a chat turn). The
+messages and the outbox rows of the session's events go in the same transaction, so sequence
+numbers stay contiguous and every version reaches the outbox exactly once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy.engine import Row
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from techai_shared.conversation.events import to_envelope
+from techai_shared.conversation.model import (
+    ConcurrentChange,
+    HistoryMessage,
+    MessageAdded,
+    Session,
+    SessionState,
+    StoredMessage,
+)
+from techai_shared.db.schema import conversation_messages as messages_t
+from techai_shared.db.schema import conversation_sessions as sessions_t
+from techai_shared.db.unit_of_work import Outbox
+from techai_shared.errors import SessionNotFound
+
+# The statements of every chat turn, built once: only their values change from turn to turn, and
+# building SQLAlchemy expressions per call was a tenth of chatbot-api's CPU under load (make bench).
+_SESSION_BY_ID = select(sessions_t).where(sessions_t.c.session_id == bindparam("p_session_id"))
+_SESSION_FOR_UPDATE = _SESSION_BY_ID.with_for_update()
+_RECENT_MESSAGES = (
+    select(messages_t.c.role, messages_t.c.content, messages_t.c.sources)
+    .where(messages_t.c.session_id == bindparam("p_session_id"),
+           messages_t.c.sequence_number > bindparam("p_after"))
+    .order_by(messages_t.c.sequence_number)
+)
+_STATE_COLUMNS = ("title", "last_message_at", "is_active", "message_count", "version",
+                  "deleted_at", "expired_at")
+_SAVE_IF_UNCHANGED = (
+    update(sessions_t)
+    .where(sessions_t.c.session_id == bindparam("p_session_id"),
+           sessions_t.c.version == bindparam("p_loaded_version"))
+    .values({name: bindparam(f"p_{name}") for name in _STATE_COLUMNS})
+)
+_INSERT_SESSION = insert(sessions_t)
+_INSERT_MESSAGES = insert(messages_t)
+
+
+def _state(row: Row[Any]) -> SessionState:
+    return SessionState(
+        session_id=row.session_id, user_id=row.user_id, title=row.title, created_at=row.created_at,
+        last_message_at=row.last_message_at, is_active=bool(row.is_active),
+        message_count=row.message_count, version=row.version, deleted_at=row.deleted_at,
+        expired_at=row.expired_at,
+    )
+
+
+def _message(row: Row[Any]) -> StoredMessage:
+    return StoredMessage(
+        message_id=row.message_id, session_id=row.session_id, role=row.role, content=row.content,
+        sequence_number=row.sequence_number, token_count=row.token_count,
+        sources=list(row.sources or []), created_at=row.created_at, version=row.version,
+    )
+
+
+class SessionRepository:
+    """Loads and saves `Session`s on the unit of work's connection."""
+
+    def __init__(self, conn: AsyncConnection, outbox: Outbox) -> None:
+        self._conn = conn
+        self._outbox = outbox
+
+    # -- the aggregate ----------------------------------------------------------------------
+
+    async def get(self, session_id: str, *, for_update: bool = False) -> Session | None:
+        """The session, deleted or not, or None."""
+        statement = _SESSION_FOR_UPDATE if for_update else _SESSION_BY_ID
+        row = (await self._conn.execute(statement, {"p_session_id": session_id})).first()
+        return Session(_state(row)) if row is not None else None
+
+    async def get_owned(self, session_id: str, user_id: str, *, for_update: bool = False) -> Session:
+        """The caller's live session, or SessionNotFound (missing, deleted) or Forbidden."""
+        session = await self.get(session_id, for_update=for_update)
+        if session is None:
+            raise SessionNotFound(f"session {session_id} not found")
+        session.check_owner(user_id)
+        return session
+
+    async def get_owned_with_recent(self, session_id: str, user_id: str, count: int
+                                    ) -> tuple[Session, list[HistoryMessage]]:
+        """The caller's live session and its newest `count` messages in sequence order, read in
+        one transaction, so the messages are exactly those the session row counts."""
+        session = await self.get_owned(session_id, user_id)
+        messages: list[HistoryMessage] = []
+        if count > 0 and session.state.message_count:
+            rows = (await self._conn.execute(_RECENT_MESSAGES, {
+                "p_session_id": session_id, "p_after": session.state.message_count - count})).all()
+            messages = [HistoryMessage._make(r) for r in rows]
+        return session, messages
+
+    async def save(self, session: Session) -> None:
+        """Write the session's state, its new messages and the outbox rows of its events."""
+        if not session.events:
+            return
+        s = session.state
+        if session.is_new:
+            await self._conn.execute(_INSERT_SESSION, {
+                "session_id": s.session_id, "user_id": s.user_id, "created_at": s.created_at,
+                **{name: getattr(s, name) for name in _STATE_COLUMNS}})
+        else:
+            result = await self._conn.execute(_SAVE_IF_UNCHANGED, {
+                "p_session_id": s.session_id, "p_loaded_version": session.persisted_version,
+                **{f"p_{name}": getattr(s, name) for name in _STATE_COLUMNS}})
+            if result.rowcount != 1:
+                raise ConcurrentChange(f"session {s.session_id} changed since it was read")
+        added = [e.message for e in session.events if isinstance(e, MessageAdded)]
+        if added:
+            await self._conn.execute(_INSERT_MESSAGES, [{
+                "message_id": m.message_id, "session_id": m.session_id, "role": m.role,
+                "content": m.content, "sequence_number": m.sequence_number,
+                "token_count": m.token_count, "sources": m.sources or None,
+                "created_at": m.created_at, "version": m.version} for m in added])
+        await self._outbox.add([to_envelope(e) for e in session.events])
+        session.events.clear()
+        session.persisted_version = s.version
+
+    # -- reads -------------------------------------------------------------------------------
+
+    async def messages(
+        self, session_id: str, *, after_sequence: int = 0, offset: int = 0, limit: int = 1000,
+        sequences: Sequence[int] | None = None,
+    ) -> list[StoredMessage]:
+        """Messages in sequence order, from the command store (the source of truth)."""
+        query = select(messages_t).where(messages_t.c.session_id == session_id)
+        if after_sequence:
+            query = query.where(messages_t.c.sequence_number > after_sequence)
+        if sequences is not None:
+            query = query.where(messages_t.c.sequence_number.in_(list(sequences)))
+        query = query.order_by(messages_t.c.sequence_number).offset(offset).limit(limit)
+        return [_message(r) for r in (await self._conn.execute(query)).all()]
+
+    async def list_for_user(self, user_id: str, *, is_active: bool | None, offset: int, limit: int
+                            ) -> tuple[list[SessionState], int]:
+        """The user's live sessions, newest activity first, and their total count."""
+        cond = [sessions_t.c.user_id == user_id, sessions_t.c.deleted_at.is_(None)]
+        if is_active is not None:
+            cond.append(sessions_t.c.is_active == is_active)
+        total = (await self._conn.execute(select(func.count()).where(*cond))).scalar_one()
+        rows = (await self._conn.execute(
+            select(sessions_t).where(*cond)
+            .order_by(sessions_t.c.last_message_at.desc(), sessions_t.c.session_id.desc())
+            .offset(offset).limit(limit))).all()
+        return [_state(r) for r in rows], int(total)
+
+    async def idle(self, idle_since: datetime, limit: int, *, active_only: bool) -> list[Session]:
+        """Up to `limit` live sessions without a message since `idle_since`, least recent first
+        (only the active ones if `active_only`): candidates of the lifecycle jobs."""
+        cond = [sessions_t.c.deleted_at.is_(None), sessions_t.c.last_message_at <= idle_since]
+        if active_only:
+            cond.append(sessions_t.c.is_active.is_(True))
+        rows = (await self._conn.execute(
+            select(sessions_t).where(*cond)
+            .order_by(sessions_t.c.last_message_at, sessions_t.c.session_id).limit(limit))).all()
+        return [Session(_state(r)) for r in rows]
+
+    async def by_ids(self, session_ids: Sequence[str]) -> list[SessionState]:
+        """The sessions with these ids, deleted ones included."""
+        if not session_ids:
+            return []
+        rows = (await self._conn.execute(
+            select(sessions_t).where(sessions_t.c.session_id.in_(list(session_ids))))).all()
+        return [_state(r) for r in rows]
+
+    async def ids_after(self, after: str, limit: int) -> list[str]:
+        """Every session id (deleted ones included) greater than `after`, in order: for paging."""
+        ids: Sequence[Any] = (await self._conn.execute(
+            select(sessions_t.c.session_id).where(sessions_t.c.session_id > after)
+            .order_by(sessions_t.c.session_id).limit(limit))).scalars().all()
+        return list(ids)

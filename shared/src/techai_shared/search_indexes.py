@@ -1,0 +1,57 @@
+"""The search indexes of the catalog collections: defined here because query-sync creates them and
+chatbot-api's Atlas strategy queries them by name. Pure functions, no I/O."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from pymongo.operations import SearchIndexModel
+
+
+class Collection(StrEnum):
+    """The searchable MongoDB collections (documents written by query-sync's catalog projector)."""
+
+    CONTESTS = "contests"
+    NEWS = "news_articles"
+    BOOKMARKS = "bookmarks"
+
+
+VECTOR_PATH = "embedding_vector"
+FILTER_PATHS = ("status", "published_at", "user_id")
+TEXT_PATH = "embedding_text"
+# CJK bigrams, like the exact strategy's BM25 tokens for Hangul; other scripts as lower-cased words
+TEXT_ANALYZER = "lucene.cjk"
+
+
+def vector_index_name(collection: Collection) -> str:
+    """The name of the vector search index of `collection`, e.g. "contests_vector"."""
+    return f"{collection.value}_vector"
+
+
+def text_index_name(collection: Collection) -> str:
+    """The name of the Atlas Search (keyword) index of `collection`, e.g. "contests_text"."""
+    return f"{collection.value}_text"
+
+
+def vector_index_definition(collection: Collection, dimensions: int) -> SearchIndexModel:
+    """The vectorSearch index of `collection`: cosine over the embedding, plus the filter fields."""
+    fields: list[dict[str, Any]] = [
+        {"type": "vector", "path": VECTOR_PATH, "numDimensions": dimensions, "similarity": "cosine"},
+        *({"type": "filter", "path": path} for path in FILTER_PATHS),
+    ]
+    return SearchIndexModel(definition={"fields": fields}, name=vector_index_name(collection),
+                            type="vectorSearch")
+
+
+def text_index_definition(collection: Collection) -> SearchIndexModel:
+    """The search index of `collection`: the embedding text for BM25, plus the filter fields
+    (`token` for exact string matches, `date` for the publication window)."""
+    fields = {
+        TEXT_PATH: {"type": "string", "analyzer": TEXT_ANALYZER},
+        "status": {"type": "token"},
+        "user_id": {"type": "token"},
+        "published_at": {"type": "date"},
+    }
+    return SearchIndexModel(definition={"mappings": {"dynamic": False, "fields": fields}},
+                            name=text_index_name(collection), type="search")

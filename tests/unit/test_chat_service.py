@@ -1,0 +1,215 @@
+"""The chat use case's rules, with in-memory fakes of its ports (no network, milliseconds)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from chatbot_api.adapters.tokens import TokenCounter
+from chatbot_api.domain.usage import Pricing
+from chatbot_api.service_layer.chat import ChatOptions, ChatService, load_prompt
+from chatbot_api.service_layer.titles import TitleWriter
+from chatbot_api.settings import ChatbotSettings
+from techai_shared.auth import Principal
+from techai_shared.errors import (
+    Forbidden,
+    InvalidInput,
+    LlmTimeout,
+    RateLimited,
+    SessionNotFound,
+    TokenLimitExceeded,
+)
+from tests.unit.fakes import (
+    FakeAnswerCache,
+    FakeDatabase,
+    FakeModel,
+    FakeRateLimiter,
+    FakeSearch,
+    FakeUnitOfWork,
+    hit,
+)
+
+pytestmark = pytest.mark.unit
+
+NOW = datetime(2026, 11, 23, 3, 0, tzinfo=UTC)
+ALICE, BOB = Principal("1001", "USER"), Principal("1002", "USER")
+QUESTION = "이번 달 AI 해커톤 있어?"
+TOKENS = TokenCounter()
+
+
+class Harness:
+    """A ChatService over fakes, and the fakes to look at."""
+
+    def __init__(self, *, model: FakeModel | None = None, search: FakeSearch | None = None,
+                 limit: int = 100, titles: bool = False, **settings: Any) -> None:
+        self.db = FakeDatabase()
+        self.model = model or FakeModel()
+        self.search = search or FakeSearch()
+        self.cache = FakeAnswerCache()
+        self.limiter = FakeRateLimiter(limit)
+        cfg = ChatbotSettings(**settings)
+        pricing = Pricing("fake-model", 1.0, 2.0)
+        self.title_model = FakeModel("AI 해커톤 일정")
+        writer = (TitleWriter(self.title_model, self.uow, load_prompt("title", "v1"), pricing,
+                              lambda: NOW) if titles else None)
+        self.chat = ChatService(cfg, self.uow, self.model, self.limiter, TOKENS, lambda: NOW,
+                                self.search, self.cache, pricing, writer)
+
+    def uow(self) -> FakeUnitOfWork:
+        return FakeUnitOfWork(self.db)
+
+    def stored_messages(self) -> int:
+        return sum(len(m) for m in self.db.messages.values())
+
+
+async def test_a_first_question_is_answered_stored_and_counted():
+    h = Harness()
+    result = await h.chat.chat(ALICE, QUESTION, None)
+    assert result.mode == "rag" and result.created_session
+    assert [s["documentId"] for s in result.sources] == ["c-0001"]
+    assert result.usage.input_tokens == 120 and result.usage.output_tokens == 30
+    assert result.session.message_count == 2 and result.session.version == 4
+    assert [e.event_type.value for e in h.db.outbox] == [
+        "ConversationSessionCreated", "ConversationMessageCreated", "ConversationMessageCreated",
+        "ConversationSessionUpdated"]
+    assert [e.version for e in h.db.outbox] == [1, 2, 3, 4]
+    assert h.db.usage == [("1001", NOW.date(), "fake-model", 120, 30, 0.00018, 1)]
+    assert h.db.commits == 1  # messages, session and usage together
+
+
+async def test_only_first_turns_are_cached_and_served_from_the_cache():
+    h = Harness()
+    first = await h.chat.chat(ALICE, QUESTION, None)
+    again = await h.chat.chat(BOB, QUESTION, None)
+    assert len(h.model.calls) == 1, "the same first question was answered from the cache"
+    assert again.answer == first.answer
+    assert again.usage.total_tokens == 0 and again.sources == first.sources
+    lookups = h.cache.lookups
+    await h.chat.chat(ALICE, QUESTION, first.session.session_id)
+    assert h.cache.lookups == lookups, "a follow-up in a session never consults the cache"
+    assert len(h.model.calls) == 2
+
+
+async def test_a_retrieval_failure_answers_as_general_and_is_not_cached():
+    h = Harness(search=FakeSearch(fail=True))
+    result = await h.chat.chat(ALICE, QUESTION, None)
+    assert result.mode == "general" and result.sources == []
+    assert h.cache.entries == {}
+    assert [t.role for t in h.model.calls[0]] == ["system", "user"], "no catalog context"
+
+
+async def test_a_model_failure_stores_nothing():
+    h = Harness(model=FakeModel(fail=LlmTimeout("the model timed out")))
+    with pytest.raises(LlmTimeout):
+        await h.chat.chat(ALICE, QUESTION, None)
+    assert h.db.sessions == {} and h.stored_messages() == 0 and h.db.usage == []
+    assert h.db.outbox == [] and h.db.commits == 0
+
+
+async def test_a_stream_whose_client_leaves_is_still_stored():
+    h = Harness(model=FakeModel("one two three four five six", delay=0.002))
+    prepared = await h.chat.prepare(ALICE, QUESTION, None, ChatOptions())
+    events = h.chat.stream(prepared)
+    assert (await anext(events))[0] == "metadata"
+    assert (await anext(events))[0] == "delta"
+    await events.aclose()  # the client went away after the first piece of text
+    await h.chat.drain(within=2)
+    assert h.stored_messages() == 2
+    answer = h.db.messages[prepared.session_id][1]
+    assert answer.role == "assistant" and answer.content == "one two three four five six"
+
+
+async def test_a_stream_sends_metadata_deltas_sources_and_done_in_order():
+    h = Harness(model=FakeModel("a streamed answer"))
+    prepared = await h.chat.prepare(ALICE, QUESTION, None, ChatOptions())
+    events = [e async for e in h.chat.stream(prepared)]
+    names = [name for name, _ in events]
+    assert names[0] == "metadata" and names[-2:] == ["sources", "done"]
+    assert "".join(d["text"] for n, d in events if n == "delta") == "a streamed answer "
+    done = events[-1][1]
+    assert done["messageId"] == h.db.messages[prepared.session_id][1].message_id
+
+
+async def test_the_title_task_is_spawned_once_for_a_new_session():
+    h = Harness(titles=True)
+    first = await h.chat.chat(ALICE, QUESTION, None)
+    await h.chat.chat(ALICE, "그거 마감은 언제야?", first.session.session_id)
+    await h.chat.drain(within=2)
+    assert len(h.title_model.calls) == 1
+    session = h.db.sessions[first.session.session_id]
+    assert session.title == "AI 해커톤 일정"
+    assert [u[6] for u in h.db.usage].count(0) == 1, "the title's tokens, without a request"
+
+
+async def test_no_title_task_without_a_model():
+    h = Harness(model=FakeModel(configured=False), titles=True)
+    result = await h.chat.chat(ALICE, QUESTION, None)
+    await h.chat.drain(within=2)
+    assert result.mode == "retrieval-only" and h.title_model.calls == []
+    assert "AI 해커톤 2026" in result.answer
+
+
+async def test_a_question_over_the_token_budget_is_refused_before_anything_runs():
+    h = Harness(chatbot_prompt_token_budget=60)
+    with pytest.raises(TokenLimitExceeded):
+        await h.chat.chat(ALICE, "해커톤 " * 120, None)
+    assert h.model.calls == [] and h.search.questions == [] and h.db.commits == 0
+
+
+async def test_over_the_rate_limit_nothing_is_answered():
+    h = Harness(limit=1)
+    await h.chat.chat(ALICE, QUESTION, None)
+    with pytest.raises(RateLimited):
+        await h.chat.chat(ALICE, QUESTION, None)
+    assert len(h.model.calls) == 1 and h.db.commits == 1
+
+
+async def test_an_empty_question_is_invalid_input():
+    h = Harness()
+    with pytest.raises(InvalidInput):
+        await h.chat.chat(ALICE, " \u200b\t ", None)
+    assert h.limiter.hits == {} and h.db.commits == 0
+
+
+async def test_another_users_session_is_forbidden_and_an_unknown_one_not_found():
+    h = Harness()
+    mine = await h.chat.chat(ALICE, QUESTION, None)
+    with pytest.raises(Forbidden):
+        await h.chat.chat(BOB, "그거 마감은?", mine.session.session_id)
+    with pytest.raises(SessionNotFound):
+        await h.chat.chat(ALICE, "그거 마감은?", "no-such-session")
+    assert h.stored_messages() == 2
+
+
+async def test_a_follow_up_sees_the_previous_exchange_and_its_sources():
+    h = Harness(search=FakeSearch([hit("c-0007", "부산 핀테크 해커톤")]))
+    first = await h.chat.chat(ALICE, QUESTION, None)
+    await h.chat.chat(ALICE, "그거 신청 마감은 언제야?", first.session.session_id)
+    _, previous = h.search.questions[-1]
+    assert previous is not None and previous.question == QUESTION
+    assert [s["documentId"] for s in previous.sources] == ["c-0007"]
+    history = [t.content for t in h.model.calls[-1] if t.role in ("user", "assistant")]
+    assert history[:2] == [QUESTION, "An answer from the model."]
+
+
+async def test_a_turn_whose_session_changed_meanwhile_appends_after_the_change():
+    h = Harness()
+    first = await h.chat.chat(ALICE, QUESTION, None)
+    h.db.changed_under_reader.add(first.session.session_id)  # renamed between read and write
+    second = await h.chat.chat(ALICE, "그거 마감은?", first.session.session_id)
+    assert second.session.title == "renamed meanwhile"
+    assert second.session.version == first.session.version + 1 + 3
+    sequences = [m.sequence_number for m in h.db.messages[first.session.session_id]]
+    assert sequences == [1, 2, 3, 4]
+
+
+async def test_background_answers_finish_before_drain_returns():
+    h = Harness(model=FakeModel("slow answer", delay=0.01))
+    prepared = await h.chat.prepare(ALICE, QUESTION, None, ChatOptions())
+    consumer = asyncio.ensure_future(anext(h.chat.stream(prepared)))
+    await consumer
+    await h.chat.drain(within=2)
+    assert h.stored_messages() == 2
