@@ -16,13 +16,10 @@ import uuid
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
 
 from chatbot_api.settings import ChatbotSettings
-from techai_shared.db.engine import make_engine
-from techai_shared.db.schema import conversation_messages, conversation_sessions, outbox_events
 from techai_shared.settings import CommonSettings
-from tests.support.chat import auth, chat_client, chat_settings, parse_sse
+from tests.support.chat import auth, chat_client, chat_settings, parse_sse, stored_counts
 from tests.support.fake_llm import ANTHROPIC, OPENAI, DroppingServer, FakeLlm, anthropic_usage, openai_usage
 
 pytestmark = pytest.mark.integration
@@ -67,22 +64,6 @@ def reported(provider: str, request: dict[str, Any]) -> tuple[int, int]:
 def expected_cost(provider: str, tokens: tuple[int, int]) -> float:
     _, inp, out = PRICES[provider]
     return round((tokens[0] * inp + tokens[1] * out) / 1_000_000, 8)
-
-
-async def stored_counts(mysql_url: str) -> tuple[int, ...]:
-    engine = make_engine(CommonSettings(mysql_url=mysql_url))
-    try:
-        async with engine.connect() as conn:
-            return tuple([(await conn.execute(select(func.count()).select_from(t))).scalar_one()
-                          for t in (conversation_sessions, conversation_messages, outbox_events)])
-    finally:
-        await engine.dispose()
-
-
-def events_of(body: str) -> list[tuple[str, dict[str, Any]]]:
-    """The events of an SSE body, keep-alive comments left out."""
-    blocks = [b for b in body.strip().split("\n\n") if not b.startswith(":")]
-    return parse_sse("\n\n".join(blocks))
 
 
 # -- answers --------------------------------------------------------------------------------------
@@ -130,7 +111,7 @@ async def test_a_streamed_answer_cites_its_sources_with_the_providers_token_coun
         r = await api.post("/api/v1/chatbot/stream", json={"message": CATALOG_QUESTION}, headers=h)
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
         assert r.headers["cache-control"] == "no-cache" and r.headers["x-accel-buffering"] == "no"
-        events = events_of(r.text)
+        events = parse_sse(r.text)
         sid = events[0][1]["conversationId"]
         page = await api.get(f"/api/v1/chatbot/sessions/{sid}/messages", headers=h)
     names = [n for n, _ in events]
@@ -164,7 +145,7 @@ async def test_500s_then_success_is_answered_by_the_retries(settings, llm, provi
         assert len(llm.requests) - before == 3
         llm.fail_next("500")  # another question: the first one's answer is in the response cache
         s = await api.post("/api/v1/chatbot/stream", json={"message": "반가워요"}, headers=h)
-        assert events_of(s.text)[-1][0] == "done"
+        assert parse_sse(s.text)[-1][0] == "done"
         assert len(llm.requests) - before == 5
 
 
@@ -194,7 +175,7 @@ async def _fails_and_stores_nothing(settings: CommonSettings, cfg: ChatbotSettin
             r = await api.post(path, json={"message": "안녕하세요"}, headers=h)
             assert time.monotonic() - started <= within, path
             if path.endswith("/stream"):  # started: the failure is the stream's last event
-                events = events_of(r.text)
+                events = parse_sse(r.text)
                 assert r.status_code == 200 and events[-1][0] == "error", r.text
                 assert "done" not in [n for n, _ in events]
                 assert events[-1][1]["code"] == code
@@ -236,7 +217,7 @@ async def test_a_stream_cut_after_its_first_piece_is_not_retried(settings, llm, 
         calls = len(llm.requests)
         llm.fail_next("drop-after-first")
         r = await api.post("/api/v1/chatbot/stream", json={"message": "안녕하세요"}, headers=h)
-    events = events_of(r.text)
+    events = parse_sse(r.text)
     names = [n for n, _ in events]
     assert names[0] == "metadata" and "delta" in names and names[-1] == "error", names
     assert events[-1][1]["code"] == "5031"

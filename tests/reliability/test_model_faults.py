@@ -15,13 +15,10 @@ import uuid
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
 
 from chatbot_api.settings import ChatbotSettings
-from techai_shared.db.engine import make_engine
-from techai_shared.db.schema import conversation_messages, conversation_sessions, outbox_events
 from techai_shared.settings import CommonSettings
-from tests.support.chat import auth, chat_client, chat_settings, parse_sse
+from tests.support.chat import auth, chat_client, chat_settings, parse_sse, stored_counts
 from tests.support.fake_llm import ANTHROPIC, OPENAI, DroppingServer
 
 pytestmark = pytest.mark.integration
@@ -38,16 +35,6 @@ def model_settings(settings: CommonSettings, provider: str, server: Any) -> Chat
         "chatbot_model_max_retries": RETRIES, "chatbot_model_total_timeout_seconds": TOTAL})
 
 
-async def _counts(mysql_url: str) -> tuple[int, ...]:
-    engine = make_engine(CommonSettings(mysql_url=mysql_url))
-    try:
-        async with engine.connect() as conn:
-            return tuple([(await conn.execute(select(func.count()).select_from(t))).scalar_one()
-                          for t in (conversation_sessions, conversation_messages, outbox_events)])
-    finally:
-        await engine.dispose()
-
-
 @pytest.mark.parametrize("provider", [OPENAI, ANTHROPIC])
 @pytest.mark.parametrize(("fault", "status", "code"), [
     ("error", 503, "5031"), ("hang", 504, "5041"), ("close", 503, "5031"),
@@ -61,7 +48,7 @@ async def test_model_fault_is_503_or_504_in_time_and_stores_nothing(settings, ll
         ok = await api.post("/api/v1/chatbot", json={"message": "첫 질문"}, headers=h)
         assert ok.status_code == 200, ok.text
     sid = ok.json()["data"]["conversationId"]
-    before = await _counts(healthy.mysql_url)
+    before = await stored_counts(healthy.mysql_url)
     async with contextlib.AsyncExitStack() as stack:
         server: Any = llm
         if fault == "close":
@@ -89,7 +76,7 @@ async def test_model_fault_is_503_or_504_in_time_and_stores_nothing(settings, ll
                         continue
                     assert r.status_code == status, (path, r.status_code, r.text)
                     assert r.json()["code"] == code and r.json()["data"] is None, r.text
-                assert await _counts(faulty.mysql_url) == before
+                assert await stored_counts(faulty.mysql_url) == before
                 page = await api.get(f"/api/v1/chatbot/sessions/{sid}/messages", headers=h)
                 assert len(page.json()["data"]["messages"]) == 2
         finally:

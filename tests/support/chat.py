@@ -11,12 +11,15 @@ from typing import Any
 import httpx
 from devstack.evaluate import load_catalog
 from pymongo import AsyncMongoClient
+from sqlalchemy import func, select
 
 from chatbot_api.adapters.llm import ChatModel
 from chatbot_api.bootstrap import Services, bootstrap
 from chatbot_api.entrypoints.app import create_app
 from chatbot_api.settings import ChatbotSettings
 from techai_shared.auth import mint_token
+from techai_shared.db.engine import make_engine
+from techai_shared.db.schema import conversation_messages, conversation_sessions, outbox_events
 from techai_shared.embeddings import Embedder
 from techai_shared.settings import CommonSettings
 from tests.conftest import unique
@@ -85,9 +88,22 @@ def auth(settings: CommonSettings, user: str) -> dict[str, str]:
 
 
 def parse_sse(text: str) -> list[tuple[str, dict[str, Any]]]:
-    """The (event, data) pairs of a Server-Sent Events body."""
+    """The (event, data) pairs of a Server-Sent Events body, keep-alive comments left out."""
     events = []
     for block in text.strip().split("\n\n"):
-        lines = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
-        events.append((lines["event"], json.loads(lines["data"])))
+        lines = dict(line.split(": ", 1) for line in block.splitlines()
+                     if ": " in line and not line.startswith(":"))
+        if lines:
+            events.append((lines["event"], json.loads(lines["data"])))
     return events
+
+
+async def stored_counts(mysql_url: str) -> tuple[int, ...]:
+    """Rows of sessions, messages and outbox events in the command store at `mysql_url`."""
+    engine = make_engine(CommonSettings(mysql_url=mysql_url))
+    try:
+        async with engine.connect() as conn:
+            return tuple([(await conn.execute(select(func.count()).select_from(t))).scalar_one()
+                          for t in (conversation_sessions, conversation_messages, outbox_events)])
+    finally:
+        await engine.dispose()
