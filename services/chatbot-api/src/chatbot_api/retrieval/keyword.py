@@ -37,6 +37,16 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
+def document_terms(text: str) -> list[str]:
+    """The keyword side's terms of a catalog document's text (what its postings hold)."""
+    return tokenize(text)
+
+
+def query_terms(text: str) -> list[str]:
+    """The keyword side's terms of a question (matched against `document_terms`)."""
+    return tokenize(text)
+
+
 def _split_scripts(word: str) -> list[str]:
     """"kafka로" -> ["kafka", "로"]: a Latin name glued to a Korean particle."""
     parts: list[str] = []
@@ -64,7 +74,7 @@ DOCUMENT_TOKENS_CACHED = 12_000
 
 @lru_cache(maxsize=DOCUMENT_TOKENS_CACHED)
 def _document_tokens(text: str) -> tuple[str, ...]:
-    return tuple(tokenize(text))
+    return tuple(document_terms(text))
 
 
 class _Corpus:
@@ -93,7 +103,7 @@ def _corpus(texts: tuple[str, ...]) -> _Corpus:
 
 def bm25_scores(query: str, texts: Sequence[str]) -> np.ndarray:
     """BM25 score of `query` against each text (0.0 where nothing matches)."""
-    query_tokens = tokenize(query)
+    query_tokens = query_terms(query)
     if not query_tokens or not texts:
         return np.zeros(len(texts))
     corpus = _corpus(tuple(texts))
