@@ -15,7 +15,7 @@ from devstack.servers import Server
 from pymongo import AsyncMongoClient
 from pymongo.asynchronous.database import AsyncDatabase
 
-from chatbot_api.retrieval.exact import ExactStrategy
+from chatbot_api.retrieval.index import CatalogIndex
 from chatbot_api.retrieval.model import Collection, RetrievalError, SearchFilters
 from chatbot_api.retrieval.service import CatalogRetriever
 from tests.conftest import unique
@@ -84,9 +84,10 @@ async def db(mongo_server: Server) -> AsyncIterator[AsyncDatabase[dict[str, Any]
     await client.close()
 
 
-async def test_probe_picks_the_exact_strategy_on_secantusdb(db: AsyncDatabase[dict[str, Any]]) -> None:
+async def test_probe_picks_the_catalog_index_on_secantusdb(db: AsyncDatabase[dict[str, Any]]) -> None:
     retriever = CatalogRetriever(db, FakeEmbedder())
-    assert isinstance(await retriever.strategy(), ExactStrategy)
+    strategy = await retriever.strategy()
+    assert isinstance(strategy, CatalogIndex) and len(strategy) == 5  # contests and news, loaded
 
 
 async def test_ended_contests_are_excluded_unless_asked_for(db: AsyncDatabase[dict[str, Any]]) -> None:

@@ -46,7 +46,8 @@ class Retriever:
 
     async def search(self, query: str, user_id: str, collections: Sequence[Collection],
                      max_results: int = 5, min_score: float = 0.0,
-                     filters: SearchFilters | None = None) -> list[SearchHit]:
+                     filters: SearchFilters | None = None,
+                     query_vector: Sequence[float] | None = None) -> list[SearchHit]:
         self.queries.append(query)
         return [hit("c-fresh")]
 

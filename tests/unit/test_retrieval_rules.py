@@ -50,6 +50,12 @@ def test_ranks_are_one_based_best_first_and_skip_non_positive_when_asked() -> No
     assert ranks([0.0, 2.0, 1.0], positive_only=True) == [None, 1, 2]
 
 
+def test_equal_values_share_a_rank_whatever_their_order() -> None:
+    assert ranks([0.5, 0.9, 0.5, 0.1]) == [2, 1, 2, 4]
+    assert ranks([0.1, 0.5, 0.9, 0.5]) == [4, 2, 1, 2]
+    assert ranks([0.0, 0.3, 0.3], positive_only=True) == [None, 1, 1]
+
+
 def test_reciprocal_rank_fusion_weights_each_ranking() -> None:
     fused = reciprocal_rank_fusion([[1, 2], [2, None]], [1.0, 0.5], k=10)
     assert fused == pytest.approx([1 / 11 + 0.5 / 12, 1 / 12])

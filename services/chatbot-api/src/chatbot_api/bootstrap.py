@@ -49,6 +49,7 @@ class Services:
     redis: Redis
     relay: OutboxRelay
     model: ChatModel
+    retriever: CatalogRetriever
 
     def readiness_checks(self) -> dict[str, ReadinessCheck]:
         async def mongo() -> None:
@@ -60,9 +61,14 @@ class Services:
         async def database() -> None:
             await check_database(self.engine)
 
-        return {"database": database, "mongodb": mongo, "redis": redis}
+        async def catalog() -> None:
+            if not self.retriever.ready:
+                raise RuntimeError("the catalog search is starting (loading the catalog index)")
+
+        return {"database": database, "mongodb": mongo, "redis": redis, "catalog": catalog}
 
     async def close(self) -> None:
+        await self.retriever.close()
         await self.chat.drain()
         await self.model.aclose()
         await self.relay.stop()
@@ -95,10 +101,12 @@ def pricing(settings: ChatbotSettings, *, warn: bool = True) -> Pricing:
 
 def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,
                mongo: AsyncMongoClient[dict[str, Any]], redis: Redis, model: ChatModel,
-               embedder: Embedder, clock: Clock) -> ChatService:
+               embedder: Embedder, clock: Clock,
+               retriever: CatalogRetriever | None = None) -> ChatService:
     """The chat use case over its adapters (also used by devstack's evaluate_chat)."""
     db = mongo[settings.mongodb_database]
-    embedder = MemoEmbedder(embedder)
+    embedder = embedder if isinstance(embedder, MemoEmbedder) else MemoEmbedder(embedder)
+    retriever = retriever or CatalogRetriever(db, embedder)
     prices = pricing(settings, warn=model.configured)
     titles = (TitleWriter(model, uow, load_prompt("title", settings.chatbot_title_prompt_version),
                           prices, clock)
@@ -110,7 +118,7 @@ def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,
         limiter=RedisRateLimiter(redis, settings.chatbot_rate_limit_per_minute),
         tokens=TokenCounter(),
         clock=clock,
-        finder=CatalogFinder(CatalogRetriever(db, embedder), CatalogLookup(db), embedder),
+        finder=CatalogFinder(retriever, CatalogLookup(db), embedder),
         cache=ResponseCache(redis, db, settings.chatbot_cache_ttl_seconds,
                             settings.chatbot_cache_prefix),
         pricing=prices,
@@ -127,7 +135,10 @@ def bootstrap(settings: ChatbotSettings, model: ChatModel | None = None,
     relay = OutboxRelay(engine, settings)
     uow = unit_of_work(engine, relay)
     model = model or make_model(settings)
-    chat = build_chat(settings, uow, mongo, redis, model, embedder or make_embedder(settings), clock)
+    embedder = MemoEmbedder(embedder or make_embedder(settings))
+    retriever = CatalogRetriever(mongo[settings.mongodb_database], embedder)
+    chat = build_chat(settings, uow, mongo, redis, model, embedder, clock, retriever)
     sessions = SessionService(uow, MongoReadModel(mongo[settings.mongodb_database]), clock)
     relay.start()
-    return Services(settings, chat, sessions, engine, mongo, redis, relay, model)
+    retriever.start()
+    return Services(settings, chat, sessions, engine, mongo, redis, relay, model, retriever)

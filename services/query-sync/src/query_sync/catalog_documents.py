@@ -103,7 +103,9 @@ class CatalogKind:
             raise InvalidPayload(str(exc)) from exc
 
     def indexes(self) -> list[IndexSpec]:
-        return [IndexSpec("uq_document_id", (("document_id", 1),), unique=True), *self.filter_indexes]
+        # projected_at: chatbot-api's catalog index reads the changes since its resume point
+        return [IndexSpec("uq_document_id", (("document_id", 1),), unique=True),
+                IndexSpec("ix_projected_at", (("projected_at", 1),)), *self.filter_indexes]
 
 
 def _kind(aggregate_type: AggregateType, collection: str,

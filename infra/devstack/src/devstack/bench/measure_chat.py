@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 
+from devstack.bench.questions import distinct_questions
 from devstack.bench.stack import CpuMeter, Process, log, memory_mb, profile
 from devstack.bench.stats import latency_summary
 from techai_shared.auth import mint_token
@@ -19,17 +20,6 @@ from techai_shared.settings import CommonSettings
 
 GENERAL = {"message": "안녕하세요! 오늘도 잘 부탁해요",
            "options": {"includeContests": False, "includeNews": False, "includeBookmarks": False}}
-CATALOG_QUESTIONS = [
-    "대학생이 참가할 수 있는 AI 해커톤 알려줘",
-    "이번 달 마감인 공모전 있어?",
-    "최근 클라우드 관련 뉴스 알려줘",
-    "보안 CTF 대회 일정이 궁금해",
-    "what hackathons are open for registration?",
-    "latest news about large language models",
-    "데이터 분석 경진대회 상금이 큰 거",
-    "모바일 앱 개발 챌린지 있어?",
-]
-
 Send = Callable[[int, int], Awaitable[dict[str, Any]]]
 
 
@@ -40,45 +30,41 @@ class Load:
     latencies_ms: list[float]
     errors: int
     first_error: str = ""
-    started_s: list[float] | None = None  # when each answered request was sent, from the start
-
-    def after(self, seconds: float) -> list[float]:
-        """The latencies of the requests sent `seconds` or more after the start."""
-        return [ms for ms, at in zip(self.latencies_ms, self.started_s or [], strict=True)
-                if at >= seconds]
 
     @property
     def rps(self) -> float:
         return self.completed / self.seconds if self.seconds else 0.0
 
 
-async def closed_loop(send: Send, users: int, seconds: float) -> Load:
-    """`users` clients, each sending its next request when the last one is answered."""
+async def closed_loop(send: Send, users: int, seconds: float, ramp_s: float = 0.0) -> Load:
+    """`users` clients, each sending its next request when the last one is answered.
+
+    With `ramp_s`, user u sends its first request u * ramp_s / users after the start, as load tools
+    ramp up: users that all send in the same millisecond measure one queue at the start, not the
+    service. Every answered request counts, those of the ramp too.
+    """
     latencies: list[float] = []
-    started: list[float] = []
     errors = 0
     first_error = ""
-    begin = time.monotonic()
-    stop_at = begin + seconds
+    stop_at = time.monotonic() + ramp_s + seconds
 
     async def user(u: int) -> None:
         nonlocal errors, first_error
+        await asyncio.sleep(u * ramp_s / users)
         i = 0
         while time.monotonic() < stop_at:
             began = time.perf_counter()
-            sent = time.monotonic() - begin
             try:
                 await send(u, i)
                 latencies.append((time.perf_counter() - began) * 1000)
-                started.append(sent)
             except Exception as exc:
                 errors += 1
-                first_error = first_error or str(exc)[:300]
+                first_error = first_error or f"{type(exc).__name__}: {exc}"[:300]
             i += 1
 
     start = time.monotonic()
     await asyncio.gather(*(user(u) for u in range(users)))
-    return Load(len(latencies), time.monotonic() - start, latencies, errors, first_error, started)
+    return Load(len(latencies), time.monotonic() - start, latencies, errors, first_error)
 
 
 async def _nothing() -> None:
@@ -96,6 +82,7 @@ class ChatClient:
                         for u in range(users)]
         self.sessions: list[str] = []
         self.modes: set[str] = set()
+        self._questions = iter(distinct_questions(200_000))
 
     async def open_sessions(self) -> None:
         self.sessions = [(await self._post(u, dict(GENERAL)))["conversationId"]
@@ -113,8 +100,9 @@ class ChatClient:
         return await self._post(u, {**GENERAL, "conversationId": self.sessions[u]})
 
     async def catalog(self, u: int, i: int) -> dict[str, Any]:
-        """A first-turn catalog question (a new session, so no follow-up rule skips retrieval)."""
-        return await self._post(u, {"message": CATALOG_QUESTIONS[(u + i) % len(CATALOG_QUESTIONS)]})
+        """A first-turn catalog question (a new session, so no follow-up rule skips retrieval), never
+        asked before in the run: no answer or query-vector cache serves it."""
+        return await self._post(u, {"message": next(self._questions)})
 
 
 class BareClient:
@@ -178,7 +166,8 @@ async def measure(chatbot: Process, bare: Process, model: Process, settings: Com
             await caught_up()
             live = await closed_loop(chat.general, saturation_users, seconds)
             if live.errors:
-                raise RuntimeError(f"throughput run with the projection live failed {live.errors}")
+                raise RuntimeError(f"throughput run with the projection live failed {live.errors} "
+                                   f"requests, the first: {live.first_error}")
             live_rps.append(live.rps)
             await caught_up()
             # The pair measured against each other runs with query-sync stopped: neither request
@@ -202,7 +191,8 @@ async def measure(chatbot: Process, bare: Process, model: Process, settings: Com
             cpu_runs.append({"chatbot_api_ms_per_request": _per_request(chat_cpu, c.completed),
                              "bare_ms_per_request": _per_request(bare_cpu, b.completed)})
             if c.errors or b.errors:
-                raise RuntimeError(f"throughput run failed requests: chat {c.errors}, bare {b.errors}")
+                raise RuntimeError(f"throughput run failed requests: chat {c.errors}, bare {b.errors}: "
+                                   f"{c.first_error or b.first_error}")
             chat_rps.append(c.rps)
             bare_rps.append(b.rps)
             log(f"chat throughput run {run + 1}/{runs}: chatbot-api {c.rps:.1f}/s, bare {b.rps:.1f}/s "
@@ -223,10 +213,12 @@ async def measure(chatbot: Process, bare: Process, model: Process, settings: Com
             for n in latency_users:
                 per_run, per_run_claude = [], []
                 for run in range(runs):
-                    per_run.append(await _latency_run(send, n, seconds, f"{mode} {n} users", run, runs))
+                    per_run.append(await _latency_run(send, n, seconds, model_ms, f"{mode} {n} users",
+                                                      run, runs))
                     if claude is not None and (mode, n) == ("general", 10):
                         per_run_claude.append(await _latency_run(
-                            claude.general, n, seconds, f"{mode} {n} users, Anthropic wire", run, runs))
+                            claude.general, n, seconds, model_ms, f"{mode} {n} users, Anthropic wire",
+                            run, runs))
                 latency[f"{mode}_{n}u"] = per_run
                 if per_run_claude:
                     latency[f"anthropic_{mode}_{n}u"] = per_run_claude
@@ -240,17 +232,17 @@ async def measure(chatbot: Process, bare: Process, model: Process, settings: Com
     return result
 
 
-async def _latency_run(send: Send, users: int, seconds: float, what: str, run: int, runs: int
-                       ) -> dict[str, Any]:
-    load = await closed_loop(send, users, seconds)
+async def _latency_run(send: Send, users: int, seconds: float, model_ms: int, what: str, run: int,
+                       runs: int) -> dict[str, Any]:
+    """One measured window after an unmeasured second of warm-up; the users start one model round
+    apart in total (see closed_loop), and every request of the window counts."""
+    await closed_loop(send, users, 1.0, ramp_s=model_ms / 1000)
+    load = await closed_loop(send, users, seconds, ramp_s=model_ms / 1000)
     # an overloaded service failing requests is a result here, not a reason to stop
     summary = {**latency_summary(load.latencies_ms), "rps": round(load.rps, 1),
-               "errors": load.errors, "first_error": load.first_error,
-               # the users all start at once: without the first second's requests, the steady state
-               "p95_after_1s": latency_summary(load.after(1.0))["p95"]}
+               "errors": load.errors, "first_error": load.first_error}
     log(f"chat latency {what} run {run + 1}/{runs}: p50 {summary['p50']} p95 {summary['p95']} "
-        f"p99 {summary['p99']} ms (p95 after the first second {summary['p95_after_1s']}), "
-        f"{load.errors} failed")
+        f"p99 {summary['p99']} ms over {summary['n']} requests, {load.errors} failed")
     return summary
 
 

@@ -22,6 +22,7 @@ in the unit tests; query-sync creates the indexes (query_sync.adapters.search_in
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -179,12 +180,13 @@ class AtlasStrategy:
         if limit <= 0:
             return []
         wanted = fusion_candidates(limit)
-        vector_side = await self._vector_side(collection, query_vector, user_id, wanted, min_score, filters)
-        keyword_side = await self._keyword_side(collection, query_text, user_id, wanted, filters)
+        vector_side, keyword_side = await asyncio.gather(  # two round trips at the cost of one
+            self._vector_side(collection, query_vector, user_id, wanted, min_score, filters),
+            self._keyword_side(collection, query_text, user_id, wanted, filters))
         docs, similarities, keyword_ranks = merge_sides(vector_side, keyword_side, query_vector)
         fused = fuse(collection, docs, similarities, keyword_ranks, query_text, self._weights)
         kept = best(fused, similarities, min_score, limit)
-        return [to_hit(collection, docs[i], similarities[i], fused[i]) for i in kept]
+        return [to_hit(collection, docs[i], similarities[i], float(fused[i])) for i in kept]
 
     async def _vector_side(self, collection: Collection, query_vector: Sequence[float], user_id: str,
                            limit: int, min_score: float,

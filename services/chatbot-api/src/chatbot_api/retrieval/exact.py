@@ -65,7 +65,7 @@ class ExactStrategy:
         fused = fuse(collection, docs, similarities, ranks(keyword, positive_only=True), query_text,
                      self._weights)
         kept = best(fused, similarities, min_score, limit)
-        return [to_hit(collection, docs[i], similarities[i], fused[i]) for i in kept]
+        return [to_hit(collection, docs[i], similarities[i], float(fused[i])) for i in kept]
 
     def _check_model(self, collection: Collection, docs: list[dict[str, Any]], dimensions: int) -> None:
         models = {d.get("embedding_model") for d in docs}

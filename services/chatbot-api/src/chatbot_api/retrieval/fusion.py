@@ -14,8 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import numpy as np
+
 from chatbot_api.retrieval.intent import read_intent
-from chatbot_api.retrieval.keyword import RRF_K, ranks, reciprocal_rank_fusion
+from chatbot_api.retrieval.keyword import RRF_K, fused_ranks, rank_array
 from chatbot_api.retrieval.model import Collection
 
 
@@ -33,33 +35,42 @@ class FusionWeights:
 def fuse(
     collection: Collection,
     docs: Sequence[dict[str, Any]],
-    similarities: Sequence[float],
-    keyword_ranks: Sequence[int | None],
+    similarities: Sequence[float] | np.ndarray,
+    keyword_ranks: Sequence[int | None] | np.ndarray,
     query_text: str,
     weights: FusionWeights,
-) -> list[float]:
+) -> np.ndarray:
     """The fused rank value of each of `docs` (higher is better); `keyword_ranks` is 1-based, None
-    where the keyword side did not match the document."""
-    rankings: list[Sequence[int | None]] = [ranks(similarities), keyword_ranks]
+    (or 0 in an array) where the keyword side did not match the document."""
+    rankings: list[Sequence[int | None] | np.ndarray] = [rank_array(similarities), keyword_ranks]
     factors = [weights.vector, weights.keyword]
     intent = read_intent(query_text)
     if collection is Collection.NEWS and intent.wants_recent:
         published = [_timestamp(d.get("published_at")) for d in docs]
-        rankings.append(ranks(published, positive_only=True))
+        rankings.append(rank_array(published, positive_only=True))
         factors.append(weights.recency)
     statuses = intent.preferred_statuses()
     if collection is Collection.CONTESTS and statuses:
         # every contest of an asked status shares rank 1: a bonus, not an order among them
-        rankings.append([1 if d.get("status") in statuses else None for d in docs])
+        rankings.append(np.asarray([1 if d.get("status") in statuses else 0 for d in docs]))
         factors.append(weights.status)
-    return reciprocal_rank_fusion(rankings, factors, weights.k)
+    return fused_ranks(rankings, factors, weights.k)
 
 
-def best(fused: Sequence[float], similarities: Sequence[float], min_score: float, limit: int) -> list[int]:
-    """Indexes of the best `limit` candidates by fused value (similarity breaks ties), each with a
-    similarity of at least `min_score`."""
-    order = sorted(range(len(fused)), key=lambda i: (-fused[i], -similarities[i]))
-    return [i for i in order if similarities[i] >= min_score][:limit]
+def best(fused: Sequence[float] | np.ndarray, similarities: Sequence[float] | np.ndarray,
+         min_score: float, limit: int) -> list[int]:
+    """Indexes of the best `limit` candidates by fused value (similarity breaks ties, then the
+    order given), each with a similarity of at least `min_score`."""
+    fused_values = np.asarray(fused, dtype=np.float64)
+    similarity = np.asarray(similarities, dtype=np.float64)
+    eligible = np.flatnonzero(similarity >= min_score)
+    if limit <= 0 or not len(eligible):
+        return []
+    if len(eligible) > limit:  # only those at or above the limit-th fused value can make the cut
+        cut = -np.partition(-fused_values[eligible], limit - 1)[limit - 1]
+        eligible = eligible[fused_values[eligible] >= cut]
+    order = eligible[np.lexsort((-similarity[eligible], -fused_values[eligible]))]
+    return [int(i) for i in order[:limit]]
 
 
 def _timestamp(value: Any) -> float:

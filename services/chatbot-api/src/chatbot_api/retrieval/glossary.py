@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 GLOSSARY_FILE = Path(__file__).with_name("glossary_ko_en.tsv")
@@ -97,6 +97,7 @@ def default_glossary() -> Glossary:
     return Glossary.parse(GLOSSARY_FILE.read_text(encoding="utf-8"))
 
 
+@lru_cache(maxsize=256)  # one question searches several collections: expanded once
 def keyword_query(query: str) -> str:
     """What the keyword side of either strategy searches for `query`."""
     return default_glossary().expand(query)

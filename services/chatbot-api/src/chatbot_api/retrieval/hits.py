@@ -28,11 +28,24 @@ def to_hit(collection: Collection, doc: dict[str, Any], score: float, rank_value
     )
 
 
+def hit_fields(collection: Collection, doc: dict[str, Any]) -> dict[str, Any]:
+    """The fields of `doc` that to_hit and the fusion read, snippet texts cut to their length: what
+    an in-memory index holds so that to_hit(c, hit_fields(c, doc), ...) == to_hit(c, doc, ...)."""
+    kept = {k: doc[k] for k in ("document_id", "title", "item_title", "url", "status", "published_at",
+                                *_METADATA[collection]) if k in doc}
+    for name in _SNIPPET_FIELDS[collection]:
+        if doc.get(name):
+            kept[name] = str(doc[name])[:SNIPPET_CHARS]
+    return kept
+
+
+_SNIPPET_FIELDS = {
+    Collection.CONTESTS: ("description",),
+    Collection.NEWS: ("summary", "content"),
+    Collection.BOOKMARKS: ("item_summary", "memo"),
+}
+
+
 def _snippet(collection: Collection, doc: dict[str, Any]) -> str:
-    fields = {
-        Collection.CONTESTS: ("description",),
-        Collection.NEWS: ("summary", "content"),
-        Collection.BOOKMARKS: ("item_summary", "memo"),
-    }[collection]
-    text = next((doc[f] for f in fields if doc.get(f)), "")
+    text = next((doc[f] for f in _SNIPPET_FIELDS[collection] if doc.get(f)), "")
     return str(text)[:SNIPPET_CHARS]

@@ -113,26 +113,53 @@ def bm25_scores(query: str, texts: Sequence[str]) -> np.ndarray:
     return np.asarray(corpus.index.get_scores(known), dtype=float)
 
 
-def ranks(values: Sequence[float] | np.ndarray, *, positive_only: bool = False) -> list[int | None]:
-    """1-based rank of each value, best (highest) first; None for non-positive values when asked."""
-    order = sorted(range(len(values)), key=lambda i: -float(values[i]))
-    result: list[int | None] = [None] * len(values)
-    rank = 0
-    for i in order:
-        if positive_only and float(values[i]) <= 0:
-            continue
-        rank += 1
-        result[i] = rank
+def rank_array(values: Sequence[float] | np.ndarray, *, positive_only: bool = False) -> np.ndarray:
+    """`ranks` as an int array, 0 where a value is not ranked."""
+    array = np.asarray(values, dtype=np.float64)
+    if positive_only:  # only the positive values are ranked: sort just those
+        result = np.zeros(len(array), dtype=np.int64)
+        positive = np.flatnonzero(array > 0)
+        result[positive] = rank_array(array[positive])
+        return result
+    if not len(array):
+        return np.zeros(0, dtype=np.int64)
+    order = np.argsort(-array, kind="stable")
+    ordered = array[order]
+    starts = np.r_[True, ordered[1:] != ordered[:-1]]
+    shared = np.maximum.accumulate(np.where(starts, np.arange(len(array)), 0)) + 1
+    result = np.empty(len(array), dtype=np.int64)
+    result[order] = shared
     return result
 
 
+def ranks(values: Sequence[float] | np.ndarray, *, positive_only: bool = False) -> list[int | None]:
+    """1-based rank of each value, best (highest) first; None for non-positive values when asked.
+
+    Equal values share the best of their ranks (1, 2, 2, 4): a rank never depends on the order the
+    store returned the documents in, so every strategy and deployment ranks a catalog alike."""
+    return [int(r) or None for r in rank_array(values, positive_only=positive_only)]
+
+
 def reciprocal_rank_fusion(
-    rankings: Sequence[Sequence[int | None]], weights: Sequence[float], k: int = RRF_K
+    rankings: Sequence[Sequence[int | None] | np.ndarray], weights: Sequence[float], k: int = RRF_K
 ) -> list[float]:
-    """sum(weight / (k + rank)) per item over the rankings; an unranked item adds nothing."""
-    fused = [0.0] * (len(rankings[0]) if rankings else 0)
+    """sum(weight / (k + rank)) per item over the rankings; an unranked item (None or 0) adds nothing."""
+    return fused_ranks(rankings, weights, k).tolist()
+
+
+def fused_ranks(rankings: Sequence[Sequence[int | None] | np.ndarray], weights: Sequence[float],
+                k: int = RRF_K) -> np.ndarray:
+    """reciprocal_rank_fusion as an array, added ranking by ranking."""
+    size = len(rankings[0]) if rankings else 0
+    fused = np.zeros(size, dtype=np.float64)
     for ranking, weight in zip(rankings, weights, strict=True):
-        for i, rank in enumerate(ranking):
-            if rank is not None:
-                fused[i] += weight / (k + rank)
+        array = _rank_values(ranking)
+        ranked = array > 0
+        fused[ranked] += weight / (k + array[ranked])
     return fused
+
+
+def _rank_values(ranking: Sequence[int | None] | np.ndarray) -> np.ndarray:
+    if isinstance(ranking, np.ndarray):
+        return ranking.astype(np.float64)
+    return np.asarray([0 if r is None else r for r in ranking], dtype=np.float64)

@@ -58,8 +58,10 @@ class Retriever(Protocol):
         max_results: int = 5,
         min_score: float = 0.0,
         filters: SearchFilters | None = None,
+        query_vector: Sequence[float] | None = None,
     ) -> list[SearchHit]:
-        """Hits across `collections`, best first, at most `max_results`, each with score >= min_score."""
+        """Hits across `collections`, best first, at most `max_results`, each with score >= min_score;
+        `query_vector`, the query's embedding when the caller has it (else it is embedded here)."""
         ...
 
 

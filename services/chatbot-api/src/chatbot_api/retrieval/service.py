@@ -1,7 +1,8 @@
 """CatalogRetriever: the Retriever of docs/architecture.md, Retrieval over the catalog collections.
 
-The query is embedded once; each requested collection is searched by the strategy the deployment
-supports (probed once: `$vectorSearch` on Atlas, the exact strategy elsewhere); the hits are merged,
+The query is embedded once (or its vector is given); the requested collections are searched
+concurrently by the strategy the deployment supports (probed once, at start: `$vectorSearch` on
+Atlas, the in-memory catalog index elsewhere, retrieval/index.py); the hits are merged,
 deduplicated, ordered and cut. A question about finished contests ("already finished", "끝난")
 also searches the ENDED ones: the status filter is a default, the question is explicit.
 """
@@ -9,6 +10,7 @@ also searches the ENDED ones: the status filter is a default, the question is ex
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Sequence
@@ -18,7 +20,7 @@ from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import OperationFailure
 
 from chatbot_api.retrieval.atlas import AtlasStrategy
-from chatbot_api.retrieval.exact import ExactStrategy
+from chatbot_api.retrieval.index import CatalogIndex
 from chatbot_api.retrieval.intent import read_intent
 from chatbot_api.retrieval.model import Collection, SearchFilters, SearchHit, SearchStrategy
 from techai_shared.embeddings import Embedder
@@ -43,12 +45,15 @@ async def supports_vector_search(db: AsyncDatabase[dict[str, Any]], dimensions: 
 
 
 async def probe_strategy(db: AsyncDatabase[dict[str, Any]], embedder: Embedder) -> SearchStrategy:
-    """The Atlas strategy where `$vectorSearch` runs, the exact one elsewhere; logs the choice."""
+    """The Atlas strategy where `$vectorSearch` runs, elsewhere the in-memory catalog index (loaded
+    before it is returned); logs the choice."""
     if await supports_vector_search(db, embedder.dimensions):
         logger.info("catalog search uses the Atlas strategy ($vectorSearch)")
         return AtlasStrategy(db)
-    logger.info("catalog search uses the exact strategy ($vectorSearch is not supported here)")
-    return ExactStrategy(db, embedder.model_name)
+    logger.info("catalog search uses the in-memory catalog index ($vectorSearch is not supported here)")
+    index = CatalogIndex(db, embedder.model_name, dimensions=embedder.dimensions)
+    await index.load()
+    return index
 
 
 class CatalogRetriever:
@@ -60,6 +65,23 @@ class CatalogRetriever:
         self._factory = strategy_factory or (lambda: probe_strategy(db, embedder))
         self._strategy: SearchStrategy | None = None
         self._lock = asyncio.Lock()
+        self._starting: asyncio.Task[SearchStrategy] | None = None
+
+    def start(self) -> None:
+        """Probe the strategy (and load the catalog index) now, in the background: readiness waits
+        for it (`ready`); a search before it ends waits for it too."""
+        if self._starting is None:
+            self._starting = asyncio.get_running_loop().create_task(self.strategy())
+
+    @property
+    def ready(self) -> bool:
+        return self._strategy is not None
+
+    async def close(self) -> None:
+        if self._starting is not None and not self._starting.done():
+            self._starting.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._starting
 
     async def strategy(self) -> SearchStrategy:
         """The strategy, probed on first use and kept."""
@@ -76,18 +98,20 @@ class CatalogRetriever:
         max_results: int = 5,
         min_score: float = 0.0,
         filters: SearchFilters | None = None,
+        query_vector: Sequence[float] | None = None,
     ) -> list[SearchHit]:
-        """Hits across `collections`, best first, at most `max_results`, each with score >= min_score."""
+        """Hits across `collections`, best first, at most `max_results`, each with score >= min_score;
+        `query_vector` is the query's embedding when the caller has it already."""
         wanted = list(dict.fromkeys(collections))
         if not wanted or max_results <= 0 or not query.strip():
             return []
         filters = _with_intent(query, filters or SearchFilters())
         strategy = await self.strategy()
-        vector = await self._embedder.embed_query(query)
-        hits: list[SearchHit] = []
-        for collection in wanted:
-            hits += await strategy.search(collection, vector, query, user_id, max_results, min_score,
-                                          filters)
+        vector = query_vector if query_vector is not None else await self._embedder.embed_query(query)
+        found = await asyncio.gather(*(
+            strategy.search(collection, vector, query, user_id, max_results, min_score, filters)
+            for collection in wanted))
+        hits = [hit for part in found for hit in part]
         return merge_hits(hits, user_id, max_results, bookmarks_first=read_intent(query).wants_saved)
 
 

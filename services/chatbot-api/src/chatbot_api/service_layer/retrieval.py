@@ -110,7 +110,7 @@ class CatalogFinder:
             hits = await self._search(f"{previous.question} {question}", user_id, route,
                                       max_results, min_score)
             return Found(hits, how="follow-up-search")
-        return Found(await self._search(question, user_id, route, max_results, min_score))
+        return Found(await self._search(question, user_id, route, max_results, min_score, vector))
 
     async def _continues(self, route: Route, previous: Previous, vector: Sequence[float]) -> bool:
         """Whether the question goes on with the previous answer's items."""
@@ -138,9 +138,10 @@ class CatalogFinder:
         return [h for h in hits if h.score >= min_score]
 
     async def _search(self, query: str, user_id: str, route: Route, max_results: int,
-                      min_score: float) -> list[SearchHit]:
+                      min_score: float, vector: Sequence[float] | None = None) -> list[SearchHit]:
+        """A search for `query`; `vector` is its embedding when the finder has it already."""
         if not route.collections:
             return []
         filters = SearchFilters(include_ended_contests=route.include_ended)
         return await self._retriever.search(query, user_id, route.collections, max_results,
-                                            min_score, filters)
+                                            min_score, filters, query_vector=vector)

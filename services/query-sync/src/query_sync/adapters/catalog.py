@@ -9,6 +9,8 @@ Idempotent and monotonic like the conversation projection:
   and document id). Tombstones are never removed: an older Upserted delivered later (a replay, a
   redelivery) sees one and is stale, and any order of the same events ends in the same state. An
   item re-created with a newer version is projected again (its version beats the tombstone's).
+  Documents and tombstones carry `projected_at`, the time of the write: chatbot-api's in-memory
+  catalog index follows both from a resume point.
 - the vector is computed only when the embedding hash (model + text) differs from the stored
   document's; otherwise the stored vector is reused. Stale events never reach the embedder.
 - an embedding failure raises EmbeddingFailed, an ordinary (non-transient) error: the consumer
@@ -48,6 +50,7 @@ logger = logging.getLogger(__name__)
 TOMBSTONES = "catalog_tombstones"
 _TOMBSTONE_INDEXES = [
     IndexSpec("uq_collection_document_id", (("collection", 1), ("document_id", 1)), unique=True),
+    IndexSpec("ix_collection_projected_at", (("collection", 1), ("projected_at", 1))),
 ]
 
 
@@ -110,6 +113,7 @@ class CatalogProjector:
                 await self._items.update_one({"_id": doc["_id"], "version": doc["version"]}, {"$set": {
                     "embedding_vector": vector, "embedding_model": model,
                     "embedding_hash": embedding_hash(doc["embedding_text"], model, doc.get("embedding_head")),
+                    "projected_at": as_utc(self._clock()),
                 }})
             done, last_id = done + len(docs), docs[-1]["_id"]
 
@@ -240,7 +244,8 @@ class CatalogProjector:
         try:
             await self._tombstones.update_one(
                 {**key, "version": {"$lt": event.version}},
-                {"$set": {**key, "version": event.version, "deleted_at": as_utc(event.occurred_at)}},
+                {"$set": {**key, "version": event.version, "deleted_at": as_utc(event.occurred_at),
+                          "projected_at": as_utc(self._clock())}},
                 upsert=True,
             )
         except DuplicateKeyError:  # a tombstone with this version or a newer one is there

@@ -1,0 +1,450 @@
+"""The in-memory catalog index: the exact strategy at the cost of a dot product (docs/architecture.md,
+Retrieval; docs/decisions/0018-in-memory-catalog-index.md).
+
+Contests and news are held in this process: one float32 matrix of unit vectors per collection, the
+keyword side's postings (term -> slots and term frequencies, built once per document), and the
+pre-filter fields as arrays. A search is one matrix-vector product, BM25 from the postings of the
+documents the pre-filter keeps, and the same fusion as ExactStrategy, which stays the reference: for
+the same catalog both return the same ids in the same order with the same scores (a test holds them
+to it). Bookmarks are per user and few: they are read per question, filtered by the caller's user
+id, exactly as ExactStrategy reads them.
+
+Freshness: `load()` reads both collections in full; `refresh()` then reads what query-sync wrote
+since (its `projected_at` stamp, on documents and on `catalog_tombstones`): from the start of the
+previous read minus an overlap that covers a write committed after its stamp, and clock skew.
+Applying a document is idempotent (a version not newer than the held one is skipped), so the
+overlap costs a few re-reads, never correctness. A search refreshes first when the last refresh is
+older than the refresh interval, so what a search sees is at most that interval behind the read
+model, with no background task to manage.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, overload
+
+import numpy as np
+from pymongo.asynchronous.database import AsyncDatabase
+
+from chatbot_api.retrieval.exact import ExactStrategy
+from chatbot_api.retrieval.fusion import FusionWeights, best, fuse
+from chatbot_api.retrieval.glossary import keyword_query
+from chatbot_api.retrieval.hits import hit_fields, to_hit
+from chatbot_api.retrieval.keyword import document_terms, query_terms, rank_array
+from chatbot_api.retrieval.model import (
+    ACTIVE_CONTEST_STATUSES,
+    Collection,
+    RetrievalError,
+    SearchFilters,
+    SearchHit,
+)
+
+logger = logging.getLogger(__name__)
+
+INDEXED = (Collection.CONTESTS, Collection.NEWS)
+TOMBSTONES = "catalog_tombstones"  # written by query-sync's catalog projector
+REFRESH_OVERLAP = timedelta(seconds=2)  # commit lag and clock skew, generously
+_NOT_READ = {"_id": 0, "embedding_hash": 0}
+# bm25s's defaults (method "lucene"), which ExactStrategy scores with
+BM25_K1, BM25_B = 1.5, 0.75
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+@dataclass
+class _Slot:
+    document_id: str
+    version: int
+    doc: dict[str, Any]  # what to_hit and the fusion read (hits.hit_fields)
+    terms: tuple[str, ...]  # its distinct terms, to take it out of their postings
+
+
+class _Shard:
+    """One collection's documents in slots (the order they arrived in, as a find() returns them).
+
+    The postings are two arrays per term, the slots holding it (ascending) and its frequency in
+    each; a new document's entries wait in lists until the term is next read, so loading stays
+    linear. A deleted document leaves a hole (alive = False) until holes make up a quarter of the
+    slots; then the shard is compacted, keeping the order."""
+
+    def __init__(self, collection: Collection, dimensions: int) -> None:
+        self.collection = collection
+        self.dimensions = dimensions
+        self.slots: list[_Slot | None] = []
+        self.where: dict[str, int] = {}
+        self.matrix = np.zeros((0, dimensions), dtype=np.float32)
+        self.lengths = np.zeros(0, dtype=np.int64)
+        self.alive = np.zeros(0, dtype=bool)
+        self.active = np.zeros(0, dtype=bool)  # contests of an active status
+        self.published = np.zeros(0, dtype=np.float64)  # news: epoch seconds, NaN when unknown
+        self.postings: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._pending: dict[str, tuple[list[int], list[int]]] = {}
+        self.foreign_models: dict[str, str] = {}  # document id -> another embedding model
+
+    def __len__(self) -> int:
+        return len(self.where)
+
+    def put(self, doc: dict[str, Any], model_name: str) -> bool:
+        """Add or replace a document; False when the held version is as new or newer."""
+        document_id = doc["document_id"]
+        version = int(doc.get("version", 0))
+        at = self.where.get(document_id)
+        if at is not None:
+            held = self.slots[at]
+            assert held is not None
+            if held.version >= version:
+                return False
+        vector = doc.get("embedding_vector") or []
+        self.foreign_models.pop(document_id, None)
+        if not vector:  # not searchable (ExactStrategy skips it too)
+            self._drop(document_id)
+            return True
+        if doc.get("embedding_model") != model_name or len(vector) != self.dimensions:
+            self.foreign_models[document_id] = str(doc.get("embedding_model"))
+            self._drop(document_id)
+            return True
+        appended = at is None
+        if at is None:
+            at = self._append()
+            self.where[document_id] = at
+        else:
+            self._unpost(at)
+        counts = Counter(sys.intern(t) for t in document_terms(str(doc.get("embedding_text", ""))))
+        self.slots[at] = _Slot(document_id, version, hit_fields(self.collection, doc), tuple(counts))
+        row = np.asarray(vector, dtype=np.float64)
+        norm = float(np.linalg.norm(row))
+        self.matrix[at] = (row / norm if norm > 0 else row).astype(np.float32)
+        self.lengths[at] = sum(counts.values())
+        self.alive[at] = True
+        self.active[at] = doc.get("status") in ACTIVE_CONTEST_STATUSES
+        published = doc.get("published_at")
+        self.published[at] = _epoch(published) if isinstance(published, datetime) else math.nan
+        for term, tf in counts.items():
+            if appended:  # a slot above every other: its entries go last
+                pending = self._pending.setdefault(term, ([], []))
+                pending[0].append(at)
+                pending[1].append(tf)
+            else:
+                slots, freqs = self.posting(term)
+                i = int(np.searchsorted(slots, at))
+                self.postings[term] = (np.insert(slots, i, at), np.insert(freqs, i, np.float32(tf)))
+        return True
+
+    def remove(self, document_id: str, version: int) -> bool:
+        """Drop a document deleted at `version` (a held newer version, a re-creation, stays)."""
+        self.foreign_models.pop(document_id, None)
+        at = self.where.get(document_id)
+        if at is None:
+            return False
+        held = self.slots[at]
+        assert held is not None
+        if held.version >= version:
+            return False
+        self._drop(document_id)
+        return True
+
+    def _drop(self, document_id: str) -> None:
+        at = self.where.pop(document_id, None)
+        if at is None:
+            return
+        self._unpost(at)
+        self.slots[at] = None
+        self.alive[at] = False
+        if len(self.slots) >= 64 and len(self.where) < 0.75 * len(self.slots):
+            self._compact()
+
+    def _unpost(self, at: int) -> None:
+        held = self.slots[at]
+        if held is None:
+            return
+        for term in held.terms:
+            slots, freqs = self.posting(term)
+            keep = slots != at
+            if keep.all():
+                continue
+            if keep.any():
+                self.postings[term] = (slots[keep], freqs[keep])
+            else:
+                del self.postings[term]
+
+    def _append(self) -> int:
+        at = len(self.slots)
+        self.slots.append(None)
+        if at >= len(self.alive):
+            capacity = max(64, 2 * len(self.alive))
+            self.matrix = _grown(self.matrix, capacity)
+            self.lengths = _grown(self.lengths, capacity)
+            self.alive = _grown(self.alive, capacity)
+            self.active = _grown(self.active, capacity)
+            self.published = _grown(self.published, capacity)
+        return at
+
+    def _compact(self) -> None:
+        for term in list(self._pending):
+            self.posting(term)
+        kept = [i for i, s in enumerate(self.slots) if s is not None]
+        moved = np.full(len(self.slots), -1, dtype=np.int64)
+        moved[kept] = np.arange(len(kept))
+        self.slots = [self.slots[i] for i in kept]
+        self.where = {s.document_id: i for i, s in enumerate(self.slots) if s is not None}
+        size = len(self.alive)
+        for name in ("matrix", "lengths", "alive", "active", "published"):
+            array = getattr(self, name)
+            compacted = np.zeros((size, *array.shape[1:]), dtype=array.dtype)
+            compacted[:len(kept)] = array[kept]
+            setattr(self, name, compacted)
+        self.postings = {t: (moved[slots], freqs) for t, (slots, freqs) in self.postings.items()}
+
+    def posting(self, term: str) -> tuple[np.ndarray, np.ndarray]:
+        """The slots holding `term`, ascending, and its frequency in each (float32, as bm25s)."""
+        pending = self._pending.pop(term, None)
+        held = self.postings.get(term)
+        if pending is not None:
+            slots = np.asarray(pending[0], dtype=np.int64)
+            freqs = np.asarray(pending[1], dtype=np.float32)
+            if held is not None:
+                slots, freqs = np.concatenate((held[0], slots)), np.concatenate((held[1], freqs))
+            held = self.postings[term] = (slots, freqs)
+        if held is None:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+        return held
+
+    def mask(self, filters: SearchFilters) -> np.ndarray:
+        """The slots a search with `filters` considers: the pre-filter of model.prefilter()."""
+        n = len(self.slots)
+        keep = self.alive[:n].copy()
+        if self.collection is Collection.CONTESTS and not filters.include_ended_contests:
+            keep &= self.active[:n]
+        if self.collection is Collection.NEWS:
+            published = self.published[:n]
+            if filters.published_after is not None:
+                keep &= published >= _epoch(filters.published_after)
+            if filters.published_before is not None:
+                keep &= published <= _epoch(filters.published_before)
+        return keep
+
+    def memory_bytes(self) -> int:
+        """The arrays, the postings and the held fields (Python objects estimated with getsizeof;
+        a string shared by several documents is counted once per document)."""
+        for term in list(self._pending):
+            self.posting(term)
+        arrays = sum(a.nbytes for a in (self.matrix, self.lengths, self.alive, self.active,
+                                        self.published))
+        postings = sys.getsizeof(self.postings) + sum(
+            sys.getsizeof(t) + s.nbytes + f.nbytes + 2 * 112 for t, (s, f) in self.postings.items())
+        held = sum(_deep_size(s.doc) + sys.getsizeof(s.terms) + sys.getsizeof(s)
+                   for s in self.slots if s is not None)
+        return arrays + postings + held
+
+
+class CatalogIndex:
+    """SearchStrategy over contests and news held in memory, bookmarks read per question."""
+
+    def __init__(self, db: AsyncDatabase[dict[str, Any]], model_name: str,
+                 weights: FusionWeights | None = None, dimensions: int = 384,
+                 refresh_seconds: float = 0.5) -> None:
+        self._db = db
+        self._model_name = model_name
+        self._weights = weights or FusionWeights()
+        self._dimensions = dimensions
+        self._refresh_seconds = refresh_seconds
+        self._shards = {c: _Shard(c, dimensions) for c in INDEXED}
+        self._bookmarks = ExactStrategy(db, model_name, self._weights)
+        self._since = _EPOCH  # the next refresh reads what was projected from here on
+        self._refreshed_at = 0.0
+        self._refreshing = asyncio.Lock()
+        self._loading = asyncio.Lock()
+        self.ready = False
+
+    async def load(self) -> None:
+        """Read contests and news in full (readiness waits for this)."""
+        began = time.perf_counter()
+        started = datetime.now(UTC)
+        self._shards = {c: _Shard(c, self._dimensions) for c in INDEXED}
+        for collection in INDEXED:
+            await self._read(collection, {})  # what was deleted before is not there to read
+        self._since = started - REFRESH_OVERLAP
+        self._refreshed_at = time.monotonic()
+        self.ready = True
+        logger.info("catalog index loaded: %s in %.1f s, about %.1f MiB",
+                    ", ".join(f"{len(s)} {c.value}" for c, s in self._shards.items()),
+                    time.perf_counter() - began, self.memory_bytes() / 2**20)
+
+    async def refresh(self) -> int:
+        """Apply what the read model changed since the last load or refresh; returns how many.
+
+        A write stamped before the previous read began minus the overlap had committed by then, so
+        it was read then or earlier: each refresh reads from the previous one's start minus the
+        overlap (which also absorbs clock skew between query-sync's hosts and this one)."""
+        async with self._refreshing:
+            started = datetime.now(UTC)
+            changed = 0
+            for collection in INDEXED:
+                changed += await self._read(collection, {"projected_at": {"$gte": self._since}})
+                changed += await self._read_tombstones(collection, self._since)
+            self._since = started - REFRESH_OVERLAP
+            self._refreshed_at = time.monotonic()
+            if changed:
+                logger.debug("catalog index: %d changes applied", changed)
+            return changed
+
+    def put(self, collection: Collection, doc: dict[str, Any]) -> bool:
+        """Hold a read-model document of contests or news (a version not newer than the held one
+        changes nothing); what load and refresh do with each document they read."""
+        return self._shards[collection].put(doc, self._model_name)
+
+    async def _read(self, collection: Collection, query: dict[str, Any]) -> int:
+        changed = 0
+        async for doc in self._db[collection.value].find(query, _NOT_READ):
+            changed += self.put(collection, doc)
+        return changed
+
+    async def _read_tombstones(self, collection: Collection, since: datetime) -> int:
+        shard = self._shards[collection]
+        changed = 0
+        query = {"collection": collection.value, "projected_at": {"$gte": since}}
+        async for tombstone in self._db[TOMBSTONES].find(query, {"_id": 0}):
+            changed += shard.remove(str(tombstone["document_id"]), int(tombstone["version"]))
+        return changed
+
+    async def _fresh(self) -> None:
+        if not self.ready:
+            async with self._loading:
+                if not self.ready:
+                    await self.load()
+        elif (time.monotonic() - self._refreshed_at >= self._refresh_seconds
+              and not self._refreshing.locked()):
+            await self.refresh()
+
+    def memory_bytes(self) -> int:
+        return sum(s.memory_bytes() for s in self._shards.values())
+
+    def __len__(self) -> int:
+        return sum(len(s) for s in self._shards.values())
+
+    async def search(
+        self,
+        collection: Collection,
+        query_vector: Sequence[float],
+        query_text: str,
+        user_id: str,
+        limit: int,
+        min_score: float,
+        filters: SearchFilters,
+    ) -> list[SearchHit]:
+        if collection is Collection.BOOKMARKS:
+            return await self._bookmarks.search(collection, query_vector, query_text, user_id, limit,
+                                                min_score, filters)
+        await self._fresh()
+        shard = self._shards[collection]
+        if shard.foreign_models:
+            others = ", ".join(sorted(set(shard.foreign_models.values())))
+            raise RetrievalError(
+                f"{collection.value} holds documents embedded with {others}, not with the query's "
+                f"model {self._model_name}: re-embed them (python -m query_sync.entrypoints.reembed)")
+        if len(query_vector) != self._dimensions:
+            raise RetrievalError(f"a query vector of {len(query_vector)} dimensions, not "
+                                 f"{self._dimensions}")
+        if limit <= 0:
+            return []
+        return _search(shard, np.asarray(query_vector, dtype=np.float64), query_text, limit,
+                       min_score, filters, self._weights)
+
+
+def _search(shard: _Shard, query: np.ndarray, query_text: str, limit: int, min_score: float,
+            filters: SearchFilters, weights: FusionWeights) -> list[SearchHit]:
+    kept = np.flatnonzero(shard.mask(filters))
+    if not len(kept):
+        return []
+    norm = float(np.linalg.norm(query))
+    unit = (query / norm if norm > 0 else query).astype(np.float32)
+    cosines = (shard.matrix[:len(shard.slots)] @ unit)[kept].astype(np.float64)
+    similarities = np.clip((1.0 + cosines) / 2.0, 0.0, 1.0)
+    keyword = _bm25(shard, kept, keyword_query(query_text))
+    docs = _Held(shard.slots, kept)
+    fused = fuse(shard.collection, docs, similarities, rank_array(keyword, positive_only=True),
+                 query_text, weights)
+    top = best(fused, similarities, min_score, limit)
+    return [to_hit(shard.collection, docs[i], float(similarities[i]), float(fused[i])) for i in top]
+
+
+class _Held(Sequence[dict[str, Any]]):
+    """The held fields of the kept slots, read only where needed (the fusion reads them for some
+    questions, to_hit for the hits)."""
+
+    def __init__(self, slots: list[_Slot | None], kept: np.ndarray) -> None:
+        self._slots = slots
+        self._kept = kept
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    @overload
+    def __getitem__(self, i: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[dict[str, Any]]: ...
+
+    def __getitem__(self, i: int | slice) -> dict[str, Any] | Sequence[dict[str, Any]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        slot = self._slots[int(self._kept[i])]
+        assert slot is not None
+        return slot.doc
+
+
+def _bm25(shard: _Shard, kept: np.ndarray, query: str) -> np.ndarray:
+    """BM25 of `query` over the kept slots, with the statistics of those documents only and the
+    arithmetic of bm25s (float32 scores per term, summed in the query's term order), so the ranks
+    equal those of ExactStrategy's bm25s index over the same texts."""
+    scores = np.zeros(len(kept), dtype=np.float32)
+    terms = query_terms(query)
+    if not terms:
+        return scores
+    lengths = shard.lengths[kept]
+    average = lengths.mean()
+    factor = BM25_K1 * ((1 - BM25_B) + BM25_B * lengths / average)
+    total = len(kept)
+    per_term: dict[str, tuple[np.ndarray, np.ndarray] | None] = {}
+    for term in terms:
+        if term not in per_term:
+            slots, tf = shard.posting(term)
+            at = np.searchsorted(kept, slots)
+            inside = (at < total) & (kept[np.minimum(at, total - 1)] == slots)
+            if not inside.any():
+                per_term[term] = None  # not in the kept documents' vocabulary: skipped, as bm25s does
+                continue
+            where, freq = at[inside], tf[inside]
+            df = len(where)
+            idf = np.float32(math.log(1 + (total - df + 0.5) / (df + 0.5)))
+            tfc = freq / (factor[where] + freq)
+            per_term[term] = (where, (np.float64(idf) * tfc).astype(np.float32))
+        found = per_term[term]
+        if found is not None:
+            scores[found[0]] += found[1]
+    return scores
+
+
+def _epoch(value: datetime) -> float:
+    return (value if value.tzinfo else value.replace(tzinfo=UTC)).timestamp()
+
+
+def _grown(array: np.ndarray, capacity: int) -> np.ndarray:
+    grown = np.zeros((capacity, *array.shape[1:]), dtype=array.dtype)
+    grown[:len(array)] = array
+    return grown
+
+
+def _deep_size(value: Any) -> int:
+    if isinstance(value, dict):
+        return sys.getsizeof(value) + sum(_deep_size(k) + _deep_size(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return sys.getsizeof(value) + sum(_deep_size(v) for v in value)
+    return sys.getsizeof(value)
