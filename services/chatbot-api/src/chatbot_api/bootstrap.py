@@ -62,6 +62,7 @@ class Services:
             await check_database(self.engine)
 
         async def catalog() -> None:
+            self.retriever.start()  # again, if the start failed
             if not self.retriever.ready:
                 raise RuntimeError("the catalog search is starting (loading the catalog index)")
 

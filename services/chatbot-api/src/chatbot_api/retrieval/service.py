@@ -69,9 +69,11 @@ class CatalogRetriever:
 
     def start(self) -> None:
         """Probe the strategy (and load the catalog index) now, in the background: readiness waits
-        for it (`ready`); a search before it ends waits for it too."""
-        if self._starting is None:
+        for it (`ready`); a search before it ends waits for it too. Called again after a failed
+        start (MongoDB unreachable), it tries again."""
+        if self._strategy is None and (self._starting is None or self._starting.done()):
             self._starting = asyncio.get_running_loop().create_task(self.strategy())
+            self._starting.add_done_callback(_log_failure)
 
     @property
     def ready(self) -> bool:
@@ -113,6 +115,12 @@ class CatalogRetriever:
             for collection in wanted))
         hits = [hit for part in found for hit in part]
         return merge_hits(hits, user_id, max_results, bookmarks_first=read_intent(query).wants_saved)
+
+
+def _log_failure(task: asyncio.Task[SearchStrategy]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        logger.warning("catalog search could not start (retried by the readiness check): %s",
+                       task.exception())
 
 
 def _with_intent(query: str, filters: SearchFilters) -> SearchFilters:
