@@ -31,9 +31,9 @@ import numpy as np
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import PyMongoError
 
-from chatbot_api.retrieval.fusion import FusionWeights, best, fuse
+from chatbot_api.retrieval.fusion import FusionWeights, fused_hits
 from chatbot_api.retrieval.glossary import keyword_query
-from chatbot_api.retrieval.hits import SNIPPET_CHARS, to_hit
+from chatbot_api.retrieval.hits import SNIPPET_CHARS
 from chatbot_api.retrieval.model import (
     ACTIVE_CONTEST_STATUSES,
     Collection,
@@ -184,9 +184,8 @@ class AtlasStrategy:
             self._vector_side(collection, query_vector, user_id, wanted, min_score, filters),
             self._keyword_side(collection, query_text, user_id, wanted, filters))
         docs, similarities, keyword_ranks = merge_sides(vector_side, keyword_side, query_vector)
-        fused = fuse(collection, docs, similarities, keyword_ranks, query_text, self._weights)
-        kept = best(fused, similarities, min_score, limit)
-        return [to_hit(collection, docs[i], similarities[i], float(fused[i])) for i in kept]
+        return fused_hits(collection, docs, similarities, keyword_ranks, query_text, self._weights,
+                          min_score, limit)
 
     async def _vector_side(self, collection: Collection, query_vector: Sequence[float], user_id: str,
                            limit: int, min_score: float,

@@ -15,9 +15,8 @@ from typing import Any
 import numpy as np
 from pymongo.asynchronous.database import AsyncDatabase
 
-from chatbot_api.retrieval.fusion import FusionWeights, best, fuse
+from chatbot_api.retrieval.fusion import FusionWeights, fused_hits
 from chatbot_api.retrieval.glossary import keyword_query
-from chatbot_api.retrieval.hits import to_hit
 from chatbot_api.retrieval.keyword import bm25_scores, ranks
 from chatbot_api.retrieval.model import (
     Collection,
@@ -62,10 +61,8 @@ class ExactStrategy:
         matrix = np.asarray([d["embedding_vector"] for d in docs], dtype=float)
         similarities = [atlas_score(c) for c in cosine_similarities(matrix, np.asarray(query_vector))]
         keyword = bm25_scores(keyword_query(query_text), [d.get("embedding_text", "") for d in docs])
-        fused = fuse(collection, docs, similarities, ranks(keyword, positive_only=True), query_text,
-                     self._weights)
-        kept = best(fused, similarities, min_score, limit)
-        return [to_hit(collection, docs[i], similarities[i], float(fused[i])) for i in kept]
+        return fused_hits(collection, docs, similarities, ranks(keyword, positive_only=True), query_text,
+                          self._weights, min_score, limit)
 
     def _check_model(self, collection: Collection, docs: list[dict[str, Any]], dimensions: int) -> None:
         models = {d.get("embedding_model") for d in docs}

@@ -16,9 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from chatbot_api.retrieval.hits import to_hit
 from chatbot_api.retrieval.intent import read_intent
 from chatbot_api.retrieval.keyword import RRF_K, fused_ranks, rank_array
-from chatbot_api.retrieval.model import Collection
+from chatbot_api.retrieval.model import Collection, SearchHit
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,17 @@ def best(fused: Sequence[float] | np.ndarray, similarities: Sequence[float] | np
         eligible = eligible[fused_values[eligible] >= cut]
     order = eligible[np.lexsort((-similarity[eligible], -fused_values[eligible]))]
     return [int(i) for i in order[:limit]]
+
+
+def fused_hits(collection: Collection, docs: Sequence[dict[str, Any]],
+               similarities: Sequence[float] | np.ndarray,
+               keyword_ranks: Sequence[int | None] | np.ndarray, query_text: str,
+               weights: FusionWeights, min_score: float, limit: int) -> list[SearchHit]:
+    """The best `limit` of `docs` as hits, in fused order: what every strategy returns once it
+    has ranked its candidates its own way."""
+    fused = fuse(collection, docs, similarities, keyword_ranks, query_text, weights)
+    return [to_hit(collection, docs[i], float(similarities[i]), float(fused[i]))
+            for i in best(fused, similarities, min_score, limit)]
 
 
 def _timestamp(value: Any) -> float:

@@ -35,9 +35,9 @@ import numpy as np
 from pymongo.asynchronous.database import AsyncDatabase
 
 from chatbot_api.retrieval.exact import ExactStrategy
-from chatbot_api.retrieval.fusion import FusionWeights, best, fuse
+from chatbot_api.retrieval.fusion import FusionWeights, fused_hits
 from chatbot_api.retrieval.glossary import keyword_query
-from chatbot_api.retrieval.hits import hit_fields, to_hit
+from chatbot_api.retrieval.hits import hit_fields
 from chatbot_api.retrieval.keyword import document_terms, query_terms, rank_array
 from chatbot_api.retrieval.model import (
     ACTIVE_CONTEST_STATUSES,
@@ -273,9 +273,9 @@ class CatalogIndex:
         self._since = started - REFRESH_OVERLAP
         self._refreshed_at = time.monotonic()
         self.ready = True
-        logger.info("catalog index loaded: %s in %.1f s, about %.1f MiB",
+        logger.info("catalog index loaded: %s in %.1f s",
                     ", ".join(f"{len(s)} {c.value}" for c, s in self._shards.items()),
-                    time.perf_counter() - began, self.memory_bytes() / 2**20)
+                    time.perf_counter() - began)
 
     async def refresh(self) -> int:
         """Apply what the read model changed since the last load or refresh; returns how many.
@@ -368,11 +368,8 @@ def _search(shard: _Shard, query: np.ndarray, query_text: str, limit: int, min_s
     cosines = (shard.matrix[:len(shard.slots)] @ unit)[kept].astype(np.float64)
     similarities = np.clip((1.0 + cosines) / 2.0, 0.0, 1.0)
     keyword = _bm25(shard, kept, keyword_query(query_text))
-    docs = _Held(shard.slots, kept)
-    fused = fuse(shard.collection, docs, similarities, rank_array(keyword, positive_only=True),
-                 query_text, weights)
-    top = best(fused, similarities, min_score, limit)
-    return [to_hit(shard.collection, docs[i], float(similarities[i]), float(fused[i])) for i in top]
+    return fused_hits(shard.collection, _Held(shard.slots, kept), similarities,
+                      rank_array(keyword, positive_only=True), query_text, weights, min_score, limit)
 
 
 class _Held(Sequence[dict[str, Any]]):
