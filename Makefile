@@ -9,10 +9,13 @@
 #   make migrate   the command store to the newest schema (MYSQL_URL, default the make-run SQLite file)
 #   make seed      migrate, then load the sample catalog (infra/seed) idempotently through the command layer
 #   make eval      answer citations and retrieval quality on infra/seed/queries-dev.jsonl (QUERIES=path)
+#   make calibrate-verified  verified-answer matching: paraphrases served, near-misses refused
 #   make eval-chat the whole answering pipeline (retrieval-only) on the same queries: cited items, leaks
 #   make clean     remove .run/ (the data and logs of make run)
 #   make jobs      the operations jobs: schedules, next runs, history (RUN=name runs one now)
 #   make rebuild   empty the MongoDB projections and republish everything from the command store
+#   make feedback-export [FROM=YYYY-MM-DD TO=YYYY-MM-DD RATING=down OUT=feedback.jsonl]
+#                  users' ratings of answers with their questions and answers, as JSONL
 #   make up        docker compose: build the images, start the whole stack (needs Docker and .env)
 #   make down      docker compose: stop and remove the containers (volumes are kept)
 #   make logs      docker compose: follow the logs (SERVICES="chatbot-api query-sync" to narrow)
@@ -38,7 +41,7 @@ space := $(empty) $(empty)
 ROLE ?= USER
 PYTEST_ARGS ?=
 
-.PHONY: help install run stop test test-slow lint token migrate seed eval eval-chat eval-search clean jobs rebuild up down logs bench
+.PHONY: help install run stop test test-slow lint token migrate seed eval eval-chat eval-search clean jobs rebuild feedback-export calibrate-verified up down logs bench
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -93,6 +96,9 @@ QUERIES ?= infra/seed/queries-dev.jsonl
 # `recall@5=<x> mrr=<y> leaks=<n>` for scripts.
 eval: eval-chat eval-search ## both evaluations below on labelled queries (QUERIES=path)
 
+calibrate-verified: install ## verified-answer matching on its labelled paraphrases and near-misses (tune/check)
+	$(PY) -m devstack.calibrate_verified
+
 eval-search: install ## recall@5/MRR of catalog search (QUERIES=path), temporary SecantusDB
 	$(PY) -m devstack.evaluate --queries "$(QUERIES)" --seed-dir infra/seed
 
@@ -106,6 +112,11 @@ RUN ?=
 
 jobs: install ## list the jobs and their last runs; RUN=<job> runs one now (MYSQL_URL as for migrate)
 	MYSQL_URL="$${MYSQL_URL:-$(SQLITE_URL)}" $(PY) -m command_api.ops jobs $(if $(RUN),run "$(RUN)",list)
+
+feedback-export: install ## users' ratings with their exchanges as JSONL: FROM=, TO= (days), RATING=, OUT=
+	MYSQL_URL="$${MYSQL_URL:-$(SQLITE_URL)}" $(PY) -m command_api.ops feedback-export \
+		$(if $(FROM),--from "$(FROM)") $(if $(TO),--to "$(TO)") $(if $(RATING),--rating "$(RATING)") \
+		--out "$(or $(OUT),feedback.jsonl)"
 
 rebuild: install ## empty the MongoDB projections and republish them from the command store
 	MYSQL_URL="$${MYSQL_URL:-$(SQLITE_URL)}" $(PY) -m command_api.ops rebuild-projections --wait 300

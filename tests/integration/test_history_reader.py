@@ -47,10 +47,10 @@ async def test_unprojected_turns_are_read_from_the_command_store(settings, engin
         reader = SessionService(unit_of_work(engine), MongoReadModel(db), utcnow)
         assert len(await MongoReadModel(db).messages_between(sid, 1, 4)) == 2
         _, history = await reader.messages(sid, user, 1, 10)
-        assert [(m.sequence_number, m.content) for m in history] == [
-            (1, "q1"), (2, "a1"), (3, "q2"), (4, "a2")]
+        assert [(m.sequence_number, m.content, f) for m, f in history] == [
+            (1, "q1", None), (2, "a1", None), (3, "q2", None), (4, "a2", None)]
         _, page = await reader.messages(sid, user, 2, 3)
-        assert [m.content for m in page] == ["a1", "q2"]
+        assert [m.content for m, _ in page] == ["a1", "q2"]
     finally:
         await mongo.close()
 
@@ -65,7 +65,7 @@ async def test_history_falls_back_to_the_command_store_when_mongodb_is_down(sett
     try:
         reader = SessionService(unit_of_work(engine), MongoReadModel(mongo["x"]), utcnow)
         _, history = await reader.messages(sid, user, 1, 10)
-        assert [m.content for m in history] == ["q1", "a1"]
+        assert [m.content for m, _ in history] == ["q1", "a1"]
         sessions, total = await reader.list_sessions(user, is_active=None, offset=0, limit=10)
         assert total == 1 and sessions[0].session_id == sid
     finally:

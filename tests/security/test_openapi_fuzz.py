@@ -79,6 +79,15 @@ ALLOWED = [
     Allowed(r"(POST /api/v1/admin/contests|PUT /api/v1/admin/contests/\{contest_id\})",
             "positive_data_acceptance", r"endDate must not be before startDate",
             "`endDate` before `startDate`"),
+    Allowed("GET /api/v1/admin/feedback", "positive_data_acceptance", r"^from must not be after to$",
+            "`from` after `to`"),
+    Allowed(r"(POST /api/v1/admin/verified-answers|PUT /api/v1/admin/verified-answers/\{answer_id\})",
+            "positive_data_acceptance", r"validUntil must be after validFrom",
+            "`validUntil` not after `validFrom`"),
+    # A rule against the command store: every source must be a live contest or news article.
+    Allowed(r"(POST /api/v1/admin/verified-answers|PUT /api/v1/admin/verified-answers/\{answer_id\})",
+            "positive_data_acceptance", r"^no such contest or news article",
+            "a source that is not a live contest or news article"),
     # The body size limit counts bytes, JSON Schema counts characters: 200,000 characters of news
     # content can be over command-api's 1 MiB (up to 12 bytes a character, escaped), and
     # properties the schemas do not name may be any size. Such a body is refused with 413 before it

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 import pytest
 
 from query_sync.catalog_documents import CATALOG_KINDS
-from query_sync.documents import message_document, session_document
-from techai_shared.conversation.events import to_envelope
+from query_sync.documents import feedback_document, message_document, session_document
+from techai_shared.conversation.events import feedback_event, to_envelope
 from techai_shared.conversation.model import NewMessage, Session
 from techai_shared.events import (
     SCHEMA_VERSION,
@@ -27,7 +27,8 @@ from techai_shared.events.catalog import (
     ContestStatus,
     NewsArticlePayload,
 )
-from techai_shared.events.conversation import MessagePayload, SessionPayload
+from techai_shared.events.conversation import FeedbackPayload, MessagePayload, SessionPayload
+from techai_shared.events.verified import VerifiedAnswerPayload
 
 pytestmark = pytest.mark.unit
 
@@ -77,9 +78,53 @@ def _catalog_events() -> list[EventEnvelope]:
     return events
 
 
+def _feedback_events() -> list[EventEnvelope]:
+    row = {"feedback_id": "f-1", "message_id": "m-2", "session_id": "s-1", "user_id": "1001",
+           "rating": "down", "reasons": ["wrong", "outdated"], "comment": "마감일이 틀려요",
+           "created_at": T0, "updated_at": T1, "deleted_at": None, "version": 2}
+    return [feedback_event(row, T1), feedback_event({**row, "deleted_at": T1, "version": 3}, T1)]
+
+
+def _verified_events() -> list[EventEnvelope]:
+    payload = VerifiedAnswerPayload(id="v-0001", status="published",
+                                    questions=["AI 해커톤 상금은?", "AI hackathon prize?"],
+                                    answer="총상금 **1,000만 원**", sources=["c-0001"],
+                                    valid_until=T1, created_at=T0, updated_at=T0)
+    body = payload.model_dump(mode="json", by_alias=True)
+    return [EventEnvelope(event_type=t, aggregate_type=AggregateType.VERIFIED_ANSWER,
+                          aggregate_id="v-0001", version=v, occurred_at=T1, payload=body)
+            for v, t in enumerate((EventType.VERIFIED_ANSWER_UPSERTED,
+                                   EventType.VERIFIED_ANSWER_DELETED), 1)]
+
+
 def test_every_event_type_has_a_round_trip_below():
-    covered = {e.event_type for e in _conversation_events() + _catalog_events()}
+    covered = {e.event_type for e in _conversation_events() + _catalog_events()
+               + _feedback_events() + _verified_events()}
     assert covered == set(EventType)
+
+
+def test_feedback_events_round_trip_and_carry_the_rating_or_null():
+    given, removed = (_wire(e) for e in _feedback_events())
+    assert (given.aggregate_type, given.aggregate_id, given.version) == (
+        AggregateType.CONVERSATION, "s-1", 2)
+    session_id, message_id, feedback = feedback_document(given)
+    assert (session_id, message_id) == ("s-1", "m-2")
+    assert feedback is not None
+    assert (feedback["rating"], feedback["reasons"], feedback["comment"]) == (
+        "down", ["wrong", "outdated"], "마감일이 틀려요")
+    assert feedback["updated_at"] == T1
+    assert feedback_document(removed)[2] is None
+    parsed = parse_payload(FeedbackPayload, removed, key="session_id")
+    assert parsed.feedback is None and parsed.user_id == "1001"
+
+
+def test_verified_answer_events_round_trip():
+    for sent in _verified_events():
+        received = _wire(sent)
+        assert received == sent
+        payload = VerifiedAnswerPayload.model_validate(received.payload)
+        assert payload.questions == ["AI 해커톤 상금은?", "AI hackathon prize?"]
+        assert payload.valid_until == T1 and payload.sources == ["c-0001"]
 
 
 def test_conversation_events_round_trip_through_their_payload_models():

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 Clock = Callable[[], datetime]
 
@@ -18,3 +19,15 @@ def iso(value: datetime) -> str:
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
     return value.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+SEOUL = ZoneInfo("Asia/Seoul")
+
+
+def day_window(first: date | None, last: date | None, tz: ZoneInfo = SEOUL
+               ) -> tuple[datetime | None, datetime | None]:
+    """[start of `first`, start of the day after `last`) in `tz` (the portal's days are Seoul's);
+    an absent end is open."""
+    start = datetime.combine(first, time(), tz) if first else None
+    end = datetime.combine(last + timedelta(days=1), time(), tz) if last else None
+    return start, end

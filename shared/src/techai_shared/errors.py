@@ -17,6 +17,10 @@ class ErrorCode(Enum):
     NOT_FOUND = (404, "4040", "NOT_FOUND", "리소스를 찾을 수 없습니다")
     BOOKMARK_NOT_FOUND = (404, "4042", "BOOKMARK_NOT_FOUND", "북마크를 찾을 수 없습니다")
     ITEM_NOT_FOUND = (404, "4043", "ITEM_NOT_FOUND", "항목을 찾을 수 없습니다")
+    MESSAGE_NOT_FOUND = (404, "4044", "MESSAGE_NOT_FOUND", "메시지를 찾을 수 없습니다")
+    FEEDBACK_NOT_FOUND = (404, "4045", "FEEDBACK_NOT_FOUND", "피드백을 찾을 수 없습니다")
+    VERIFIED_ANSWER_NOT_FOUND = (404, "4046", "VERIFIED_ANSWER_NOT_FOUND",
+                                 "검증된 답변을 찾을 수 없습니다")
     METHOD_NOT_ALLOWED = (405, "4051", "METHOD_NOT_ALLOWED", "허용되지 않는 메서드입니다")
     CONFLICT = (409, "4091", "CONFLICT", "이미 존재합니다")
     PAYLOAD_TOO_LARGE = (413, "4131", "PAYLOAD_TOO_LARGE", "요청 본문이 너무 큽니다")
@@ -88,6 +92,18 @@ class ItemNotFound(AppError):
     """A contest or news article that does not exist or was deleted."""
 
     error_code = ErrorCode.ITEM_NOT_FOUND
+
+
+class MessageNotFound(AppError):
+    error_code = ErrorCode.MESSAGE_NOT_FOUND
+
+
+class FeedbackNotFound(AppError):
+    error_code = ErrorCode.FEEDBACK_NOT_FOUND
+
+
+class VerifiedAnswerNotFound(AppError):
+    error_code = ErrorCode.VERIFIED_ANSWER_NOT_FOUND
 
 
 class Conflict(AppError):

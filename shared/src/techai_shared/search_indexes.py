@@ -1,5 +1,5 @@
-"""The search indexes of the catalog collections: defined here because query-sync creates them and
-chatbot-api's Atlas strategy queries them by name. Pure functions, no I/O."""
+"""The search indexes of the catalog collections and of the verified answers: defined here because
+query-sync creates them and chatbot-api's Atlas strategy queries them by name. Pure functions, no I/O."""
 
 from __future__ import annotations
 
@@ -17,6 +17,10 @@ class Collection(StrEnum):
     BOOKMARKS = "bookmarks"
 
 
+# Verified answers (one document per phrasing, written by query-sync) get the same two indexes.
+VERIFIED_ANSWERS = "verified_answers"
+INDEXED_COLLECTIONS: tuple[str, ...] = (*(c.value for c in Collection), VERIFIED_ANSWERS)
+
 VECTOR_PATH = "embedding_vector"
 FILTER_PATHS = ("status", "published_at", "user_id")
 TEXT_PATH = "embedding_text"
@@ -24,17 +28,17 @@ TEXT_PATH = "embedding_text"
 TEXT_ANALYZER = "lucene.cjk"
 
 
-def vector_index_name(collection: Collection) -> str:
+def vector_index_name(collection: Collection | str) -> str:
     """The name of the vector search index of `collection`, e.g. "contests_vector"."""
-    return f"{collection.value}_vector"
+    return f"{collection}_vector"
 
 
-def text_index_name(collection: Collection) -> str:
+def text_index_name(collection: Collection | str) -> str:
     """The name of the Atlas Search (keyword) index of `collection`, e.g. "contests_text"."""
-    return f"{collection.value}_text"
+    return f"{collection}_text"
 
 
-def vector_index_definition(collection: Collection, dimensions: int) -> SearchIndexModel:
+def vector_index_definition(collection: Collection | str, dimensions: int) -> SearchIndexModel:
     """The vectorSearch index of `collection`: cosine over the embedding, plus the filter fields."""
     fields: list[dict[str, Any]] = [
         {"type": "vector", "path": VECTOR_PATH, "numDimensions": dimensions, "similarity": "cosine"},
@@ -44,7 +48,7 @@ def vector_index_definition(collection: Collection, dimensions: int) -> SearchIn
                             type="vectorSearch")
 
 
-def text_index_definition(collection: Collection) -> SearchIndexModel:
+def text_index_definition(collection: Collection | str) -> SearchIndexModel:
     """The search index of `collection`: the embedding text for BM25, plus the filter fields
     (`token` for exact string matches, `date` for the publication window)."""
     fields = {

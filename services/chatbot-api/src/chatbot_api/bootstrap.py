@@ -20,11 +20,14 @@ from chatbot_api.domain.usage import PriceTable, Pricing
 from chatbot_api.retrieval.lookup import CatalogLookup
 from chatbot_api.retrieval.service import CatalogRetriever
 from chatbot_api.service_layer.chat import ChatService, load_prompt
+from chatbot_api.service_layer.feedback import FeedbackService
 from chatbot_api.service_layer.ports import ChatModel, UnitOfWorkFactory
 from chatbot_api.service_layer.retrieval import CatalogFinder, MemoEmbedder
 from chatbot_api.service_layer.sessions import SessionService
 from chatbot_api.service_layer.titles import TitleWriter
 from chatbot_api.settings import ChatbotSettings
+from chatbot_api.verified.index import VerifiedAnswers
+from chatbot_api.verified.match import MIN_COSINE
 from techai_shared.cache import make_redis
 from techai_shared.clock import Clock, utcnow
 from techai_shared.db.engine import check_database, make_engine
@@ -44,12 +47,14 @@ class Services:
     settings: ChatbotSettings
     chat: ChatService
     sessions: SessionService
+    feedback: FeedbackService
     engine: AsyncEngine
     mongo: AsyncMongoClient[dict[str, Any]]
     redis: Redis
     relay: OutboxRelay
     model: ChatModel
     retriever: CatalogRetriever
+    verified: VerifiedAnswers
 
     def readiness_checks(self) -> dict[str, ReadinessCheck]:
         async def mongo() -> None:
@@ -66,9 +71,15 @@ class Services:
             if not self.retriever.ready:
                 raise RuntimeError("the catalog search is starting (loading the catalog index)")
 
-        return {"database": database, "mongodb": mongo, "redis": redis, "catalog": catalog}
+        async def verified() -> None:
+            if self.verified.enabled and not self.verified.ready:
+                raise RuntimeError("the verified answers are loading")
+
+        return {"database": database, "mongodb": mongo, "redis": redis, "catalog": catalog,
+                "verified": verified}
 
     async def close(self) -> None:
+        await self.verified.close()
         await self.retriever.close()
         await self.chat.drain()
         await self.model.aclose()
@@ -100,10 +111,21 @@ def pricing(settings: ChatbotSettings, *, warn: bool = True) -> Pricing:
     return Pricing(model, 0.0, 0.0)
 
 
+def verified_answers(settings: ChatbotSettings, mongo: AsyncMongoClient[dict[str, Any]],
+                     embedder: Embedder, clock: Clock = utcnow) -> VerifiedAnswers:
+    """The verified answers at the cosine calibrated for the embedding model (or configured)."""
+    min_cosine = settings.chatbot_verified_min_cosine or MIN_COSINE.get(embedder.model_name)
+    if min_cosine is None:
+        logger.warning("no verified-answer cosine is calibrated for %s: verified answers are not "
+                       "served (set CHATBOT_VERIFIED_MIN_COSINE)", embedder.model_name)
+    return VerifiedAnswers(mongo[settings.mongodb_database], embedder, min_cosine, clock=clock)
+
+
 def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,
                mongo: AsyncMongoClient[dict[str, Any]], redis: Redis, model: ChatModel,
                embedder: Embedder, clock: Clock,
-               retriever: CatalogRetriever | None = None) -> ChatService:
+               retriever: CatalogRetriever | None = None,
+               verified: VerifiedAnswers | None = None) -> ChatService:
     """The chat use case over its adapters (also used by devstack's evaluate_chat)."""
     db = mongo[settings.mongodb_database]
     embedder = embedder if isinstance(embedder, MemoEmbedder) else MemoEmbedder(embedder)
@@ -124,6 +146,7 @@ def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,
                             settings.chatbot_cache_prefix),
         pricing=prices,
         titles=titles,
+        verified=verified,
     )
 
 
@@ -138,8 +161,11 @@ def bootstrap(settings: ChatbotSettings, model: ChatModel | None = None,
     model = model or make_model(settings)
     embedder = MemoEmbedder(embedder or make_embedder(settings))
     retriever = CatalogRetriever(mongo[settings.mongodb_database], embedder)
-    chat = build_chat(settings, uow, mongo, redis, model, embedder, clock, retriever)
+    verified = verified_answers(settings, mongo, embedder, clock)
+    chat = build_chat(settings, uow, mongo, redis, model, embedder, clock, retriever, verified)
     sessions = SessionService(uow, MongoReadModel(mongo[settings.mongodb_database]), clock)
     relay.start()
     retriever.start()
-    return Services(settings, chat, sessions, engine, mongo, redis, relay, model, retriever)
+    verified.start()
+    return Services(settings, chat, sessions, FeedbackService(uow, clock), engine, mongo, redis,
+                    relay, model, retriever, verified)

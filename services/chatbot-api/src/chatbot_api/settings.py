@@ -65,6 +65,10 @@ class ChatbotSettings(CommonSettings):
     chatbot_cache_prefix: str = "chatcache"
     # Generate a short session title with the model after the first exchange.
     chatbot_generate_titles: bool = True
+    # Verified answers: the cosine a question must reach to a phrasing (docs/verified-answers.md).
+    # Unset: the value calibrated for the embedding model (chatbot_api.verified.match.MIN_COSINE);
+    # a model without one serves no verified answers until this is set.
+    chatbot_verified_min_cosine: float | None = Field(default=None, gt=0, le=1)
 
     # The chat model (docs/configuration.md, ChatbotSettings).
     chatbot_provider: Provider = "openai"

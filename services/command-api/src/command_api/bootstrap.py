@@ -12,9 +12,11 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from command_api.adapters.outbox_log import SqlOutboxLog
 from command_api.adapters.read_model import MongoReadModel
 from command_api.adapters.unit_of_work import SqlCommandUnitOfWork
+from command_api.service_layer.answers import VerifiedAnswerService
 from command_api.service_layer.bookmarks import BookmarkService
 from command_api.service_layer.catalog import CatalogService
 from command_api.service_layer.catalog_import import CatalogImporter
+from command_api.service_layer.feedback_metrics import FeedbackMetrics
 from command_api.service_layer.jobs import JobRunner, LifecycleJobs
 from command_api.service_layer.ports import OutboxLog, UnitOfWorkFactory
 from command_api.service_layer.republish import Republisher
@@ -72,6 +74,8 @@ class Services:
     catalog: CatalogService
     bookmarks: BookmarkService
     importer: CatalogImporter
+    answers: VerifiedAnswerService
+    feedback_metrics: FeedbackMetrics
     ops: Operations
     engine: AsyncEngine
     redis: Redis
@@ -92,6 +96,7 @@ class Services:
         return {"database": database, "kafka": kafka, "redis": redis}
 
     async def close(self) -> None:
+        await self.feedback_metrics.stop()
         await self.relay.stop()
         await self.ops.close()
         await self.redis.aclose()
@@ -104,15 +109,19 @@ def bootstrap(settings: CommandSettings) -> Services:
     engine = make_engine(settings)
     relay = OutboxRelay(engine, settings)
     uow = unit_of_work(engine, relay)
+    ops = operations(settings, engine, relay)
     services = Services(
         settings=settings,
         catalog=CatalogService(uow),
         bookmarks=BookmarkService(uow),
         importer=CatalogImporter(uow),
-        ops=operations(settings, engine, relay),
+        answers=VerifiedAnswerService(uow, ops.read_model, utcnow),
+        feedback_metrics=FeedbackMetrics(uow, utcnow),
+        ops=ops,
         engine=engine,
         redis=make_redis(settings),
         relay=relay,
     )
     relay.start()
+    services.feedback_metrics.start()
     return services

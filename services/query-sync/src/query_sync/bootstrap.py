@@ -1,5 +1,5 @@
-"""Wiring: settings -> MongoDB client, embedder, projectors (the conversation topic and the three
-catalog topics), dead-letter publisher, consumer, health server.
+"""Wiring: settings -> MongoDB client, embedder, projectors (the conversation topic, the three
+catalog topics and the verified answers), dead-letter publisher, consumer, health server.
 
 The only place that chooses concrete adapters; main() and the tests build the worker here.
 """
@@ -16,6 +16,7 @@ from query_sync.adapters.catalog import CatalogProjector
 from query_sync.adapters.conversations import ConversationProjector
 from query_sync.adapters.dead_letters import DeadLetterPublisher
 from query_sync.adapters.search_indexes import ensure_vector_indexes
+from query_sync.adapters.verified import VerifiedAnswerProjector
 from query_sync.catalog_documents import CATALOG_KINDS
 from query_sync.entrypoints.compensations import broker_compensations
 from query_sync.entrypoints.consumer import ProjectionConsumer
@@ -23,6 +24,7 @@ from query_sync.entrypoints.http import HealthServer, create_app
 from query_sync.projection import Projector
 from query_sync.settings import SyncSettings
 from techai_shared.embeddings import Embedder, make_embedder
+from techai_shared.events import AggregateType
 from techai_shared.kafka import check_kafka
 from techai_shared.mongo import make_mongo_client
 from techai_shared.web import ReadinessCheck
@@ -51,6 +53,8 @@ class SyncWorker:
             projectors[settings.topic(kind.aggregate_type.value)] = CatalogProjector(
                 db, kind, embedder, batch_size=settings.embedding_batch_size
             )
+        projectors[settings.topic(AggregateType.VERIFIED_ANSWER.value)] = VerifiedAnswerProjector(
+            db, embedder)
         self.consumer = ProjectionConsumer(settings, projectors, DeadLetterPublisher(settings),
                                            broker_compensations(settings))
         self.health = HealthServer(create_app(self.readiness_checks), settings.sync_host, settings.sync_port)

@@ -14,7 +14,12 @@ from pydantic import BaseModel
 
 from query_sync.errors import InvalidPayload
 from techai_shared.events import ContractViolation, EventEnvelope, EventType, parse_payload
-from techai_shared.events.conversation import MessagePayload, SessionPayload, as_utc
+from techai_shared.events.conversation import (
+    FeedbackPayload,
+    MessagePayload,
+    SessionPayload,
+    as_utc,
+)
 
 _P = TypeVar("_P", bound=BaseModel)
 
@@ -61,4 +66,19 @@ def message_document(event: EventEnvelope) -> dict[str, Any]:
         "sources": message.sources,
         "created_at": message.created_at,
         "version": event.version,
+    }
+
+
+def feedback_document(event: EventEnvelope) -> tuple[str, str, dict[str, Any] | None]:
+    """Session id, message id and the `feedback` field of a ConversationMessageFeedbackChanged
+    (None once the rating is removed)."""
+    payload = _parse(FeedbackPayload, event)
+    state = payload.feedback
+    return payload.session_id, payload.message_id, None if state is None else {
+        "feedback_id": state.feedback_id,
+        "rating": state.rating,
+        "reasons": list(state.reasons),
+        "comment": state.comment,
+        "created_at": state.created_at,
+        "updated_at": state.updated_at,
     }

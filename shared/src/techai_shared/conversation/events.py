@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from techai_shared.conversation.model import (
     Change,
@@ -12,7 +13,12 @@ from techai_shared.conversation.model import (
     StoredMessage,
 )
 from techai_shared.events import AggregateType, EventEnvelope, EventType
-from techai_shared.events.conversation import MessagePayload, SessionPayload
+from techai_shared.events.conversation import (
+    FeedbackPayload,
+    FeedbackState,
+    MessagePayload,
+    SessionPayload,
+)
 from techai_shared.logging import request_id_var
 
 _SESSION_EVENTS = {
@@ -66,3 +72,17 @@ def message_snapshot(message: StoredMessage, session: SessionState, now: datetim
     version = message.version if message.version is not None else session.version
     return _envelope(EventType.MESSAGE_CREATED, session.session_id, version,
                      message_payload(message, session.user_id), now)
+
+
+def feedback_event(row: dict[str, Any], occurred_at: datetime) -> EventEnvelope:
+    """The ConversationMessageFeedbackChanged of a message_feedback row (its columns by name), at
+    the row's version; `feedback` is null when the row is deleted."""
+    state = None if row["deleted_at"] is not None else FeedbackState(
+        feedback_id=row["feedback_id"], rating=row["rating"], reasons=list(row["reasons"]),
+        comment=row["comment"], created_at=row["created_at"], updated_at=row["updated_at"])
+    payload = FeedbackPayload(session_id=row["session_id"], message_id=row["message_id"],
+                              user_id=row["user_id"], feedback=state)
+    return EventEnvelope(
+        event_type=EventType.FEEDBACK_CHANGED, aggregate_type=AggregateType.CONVERSATION,
+        aggregate_id=row["session_id"], version=row["version"], occurred_at=occurred_at,
+        payload=payload.to_payload(), request_id=request_id_var.get())

@@ -181,3 +181,42 @@ usage_daily = Table(
     Column("completion_tokens", BigInteger, nullable=False),
     Column("cost_usd", Numeric(18, 8), nullable=False),
 )
+
+# The answer-improvement loop (migration 0005): users' ratings of answers, and the verified answers
+# operators publish. Both are soft-deleted and keep counting versions, as the catalog does.
+
+message_feedback = Table(
+    "message_feedback",
+    metadata,
+    Column("feedback_id", String(36), primary_key=True),
+    Column("message_id", String(36), ForeignKey("conversation_messages.message_id"), nullable=False,
+           unique=True),  # one rating per answer; a second PUT replaces it
+    Column("session_id", String(36), nullable=False),
+    Column("user_id", String(64), nullable=False),
+    Column("rating", String(8), nullable=False),  # up | down
+    Column("reasons", JSON, nullable=False),
+    Column("comment", Text, nullable=True),
+    Column("version", Integer, nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("updated_at", UtcDateTime, nullable=False),
+    Column("deleted_at", UtcDateTime, nullable=True),
+    Index("ix_feedback_updated", "updated_at"),
+)
+
+verified_answers = Table(
+    "verified_answers",
+    metadata,
+    Column("id", AutoIncrementId, primary_key=True, autoincrement=True),  # public id v-0001
+    Column("status", String(16), nullable=False),  # draft | published
+    Column("questions", JSON, nullable=False),
+    Column("answer", Text, nullable=False),
+    Column("sources", JSON, nullable=False),
+    Column("valid_from", UtcDateTime, nullable=True),
+    Column("valid_until", UtcDateTime, nullable=True),
+    Column("feedback_id", String(36), nullable=True),  # the rated exchange it was drafted from
+    Column("author", String(64), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("updated_at", UtcDateTime, nullable=False),
+    Column("deleted_at", UtcDateTime, nullable=True),
+)

@@ -1,15 +1,19 @@
 """The conversation aggregate's event payloads, on topic `techai.conversation` (key = session id).
 
 Every session event (Created, Updated, Deleted) carries the session's full state; a
-ConversationMessageCreated carries the message. Writers build these models and serialise them
-with `to_payload`; query-sync parses them with `parse_payload(model, event, key="session_id")`.
-Timestamps are UTC ISO 8601 with millisecond precision on the wire; naive values are read as UTC.
+ConversationMessageCreated carries the message; a ConversationMessageFeedbackChanged carries the
+full state of one message's rating (`feedback` null once it is removed). The feedback event's
+version is the rating's own (message_feedback.version), not the session's: a rating changes no
+session state, so the projector orders ratings by it, per message. Writers build these models and
+serialise them with `to_payload`; query-sync parses them with `parse_payload(model, event,
+key="session_id")`. Timestamps are UTC ISO 8601 with millisecond precision on the wire; naive values
+are read as UTC.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator
 
@@ -70,3 +74,38 @@ class MessagePayload(_SessionScoped):
     @classmethod
     def _none_is_empty(cls, value: Any) -> Any:
         return [] if value is None else value
+
+
+FEEDBACK_REASONS = ("wrong", "outdated", "irrelevant-sources", "incomplete", "other")
+MAX_FEEDBACK_COMMENT = 1_000
+
+
+class FeedbackState(BaseModel):
+    """A user's rating of one answer, as it stands."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
+
+    feedback_id: str = Field(alias="feedbackId", min_length=1)
+    rating: Literal["up", "down"]
+    reasons: list[Literal["wrong", "outdated", "irrelevant-sources", "incomplete", "other"]] = Field(
+        default_factory=list)
+    comment: str | None = Field(default=None, max_length=MAX_FEEDBACK_COMMENT)
+    created_at: datetime = Field(alias="createdAt")
+    updated_at: datetime = Field(alias="updatedAt")
+
+    @field_validator("created_at", "updated_at", mode="after")
+    @classmethod
+    def _utc(cls, value: datetime) -> datetime:
+        return as_utc(value)
+
+    @field_serializer("created_at", "updated_at", when_used="json")
+    def _iso(self, value: datetime) -> str:
+        return iso(value)
+
+
+class FeedbackPayload(_SessionScoped):
+    """ConversationMessageFeedbackChanged: the rating of `messageId` after the change."""
+
+    message_id: str = Field(alias="messageId", min_length=1)
+    user_id: str = Field(alias="userId", min_length=1)
+    feedback: FeedbackState | None = None

@@ -20,6 +20,7 @@ class AggregateType(StrEnum):
     CONTEST = "contest"
     NEWS = "news"
     BOOKMARK = "bookmark"
+    VERIFIED_ANSWER = "verified-answer"
 
 
 class EventType(StrEnum):
@@ -33,6 +34,9 @@ class EventType(StrEnum):
     NEWS_DELETED = "NewsArticleDeleted"
     BOOKMARK_UPSERTED = "BookmarkUpserted"
     BOOKMARK_DELETED = "BookmarkDeleted"
+    FEEDBACK_CHANGED = "ConversationMessageFeedbackChanged"
+    VERIFIED_ANSWER_UPSERTED = "VerifiedAnswerUpserted"
+    VERIFIED_ANSWER_DELETED = "VerifiedAnswerDeleted"
 
 
 class EventEnvelope(BaseModel):

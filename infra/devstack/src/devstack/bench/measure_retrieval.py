@@ -1,5 +1,6 @@
 """Retrieval: the in-memory catalog index at 1,000 to 50,000 items per collection against a bare
-matrix product, its memory, and query embedding under concurrency.
+matrix product, its memory, query embedding under concurrency, and the verified-answer check
+(measure_verified.py).
 
 Every measured question is distinct (questions.py), so no cache of answers or of query vectors
 serves one; the index's own structures (its matrix and postings) are what is measured.
@@ -18,6 +19,7 @@ from pymongo import AsyncMongoClient
 from chatbot_api.retrieval.index import CatalogIndex
 from chatbot_api.retrieval.model import Collection, SearchFilters
 from chatbot_api.retrieval.service import CatalogRetriever
+from devstack.bench import measure_verified
 from devstack.bench.questions import distinct_questions
 from devstack.bench.stack import log
 from devstack.bench.stats import latency_summary
@@ -26,6 +28,7 @@ from techai_shared.embeddings import Embedder
 
 COLLECTIONS = (Collection.CONTESTS, Collection.NEWS)
 EMBEDDING_CONCURRENCY = (1, 10, 50)
+VERIFIED_CALIBRATION = Path(__file__).resolve().parents[4] / "seed" / "verified-calibration.jsonl"
 
 
 async def load_sample_catalog(mongo_url: str, db: str, embedder: Embedder, seed_dir: Path) -> None:
@@ -104,6 +107,8 @@ async def measure(mongo_url: str, source_db: str, embedder: Embedder, runs: int,
         for items in sizes:
             result[f"{items}"] = await _at_size(client, source_db, embedder, templates, items, rng,
                                                 measured, vectors, runs)
+        result["verified"] = await measure_verified.measure(
+            client, source_db, embedder, runs, questions[15_000:], VERIFIED_CALIBRATION)
     finally:
         await client.close()
     return result

@@ -9,6 +9,7 @@ from pymongo import ASCENDING, DESCENDING
 from pymongo.asynchronous.database import AsyncDatabase
 
 from techai_shared.conversation.model import SessionState, StoredMessage
+from techai_shared.events.conversation import FeedbackState
 
 
 def _utc(value: datetime) -> datetime:
@@ -26,6 +27,12 @@ def _message(doc: dict[str, Any]) -> StoredMessage:
         sources=list(doc.get("sources") or []),
         created_at=_utc(doc["created_at"]),
     )
+
+
+def feedback_of(doc: dict[str, Any]) -> FeedbackState | None:
+    """The rating projected into a message's document (`feedback`, snake_case), or None."""
+    found = doc.get("feedback")
+    return FeedbackState.model_validate(found) if found else None
 
 
 def _session(doc: dict[str, Any]) -> SessionState:
@@ -48,13 +55,14 @@ class MongoReadModel:
         self._sessions = db["conversation_sessions"]
         self._messages = db["conversation_messages"]
 
-    async def messages_between(self, session_id: str, first: int, last: int) -> list[StoredMessage]:
-        """Projected messages with first <= sequence_number <= last, in order."""
+    async def messages_between(self, session_id: str, first: int, last: int
+                               ) -> list[tuple[StoredMessage, FeedbackState | None]]:
+        """Projected messages with first <= sequence_number <= last, in order, with their ratings."""
         cursor = self._messages.find(
             {"session_id": session_id, "sequence_number": {"$gte": first, "$lte": last}},
             sort=[("sequence_number", ASCENDING)],
         )
-        return [_message(doc) async for doc in cursor]
+        return [(_message(doc), feedback_of(doc)) async for doc in cursor]
 
     async def list_sessions(
         self, user_id: str, *, is_active: bool | None, offset: int, limit: int

@@ -8,10 +8,11 @@ from fastapi import Depends, Request
 
 from chatbot_api.bootstrap import Services
 from chatbot_api.service_layer.chat import ChatService
+from chatbot_api.service_layer.feedback import FeedbackService
 from chatbot_api.service_layer.sessions import SessionService
 from techai_shared.web_auth import AdminUser, CurrentUser
 
-__all__ = ["AdminUser", "ChatServiceDep", "CurrentUser", "SessionServiceDep"]
+__all__ = ["AdminUser", "ChatServiceDep", "CurrentUser", "FeedbackServiceDep", "SessionServiceDep"]
 
 
 def _services(request: Request) -> Services:
@@ -29,5 +30,10 @@ async def get_session_service(request: Request) -> SessionService:
     return _services(request).sessions
 
 
+async def get_feedback_service(request: Request) -> FeedbackService:
+    return _services(request).feedback
+
+
 ChatServiceDep = Annotated[ChatService, Depends(get_chat_service)]
 SessionServiceDep = Annotated[SessionService, Depends(get_session_service)]
+FeedbackServiceDep = Annotated[FeedbackService, Depends(get_feedback_service)]

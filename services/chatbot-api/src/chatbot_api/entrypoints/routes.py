@@ -12,12 +12,19 @@ from fastapi.responses import StreamingResponse
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from chatbot_api.domain.context import KST
-from chatbot_api.domain.conversation import normalize_title
-from chatbot_api.entrypoints.deps import ChatServiceDep, CurrentUser, SessionServiceDep
+from chatbot_api.domain.conversation import clean_text, normalize_title
+from chatbot_api.entrypoints.deps import (
+    ChatServiceDep,
+    CurrentUser,
+    FeedbackServiceDep,
+    SessionServiceDep,
+)
 from chatbot_api.entrypoints.schemas import (
     STREAM_EVENTS,
     ChatPublic,
     ChatRequest,
+    FeedbackPublic,
+    FeedbackRequest,
     MessagePage,
     SessionInfo,
     SessionPage,
@@ -79,6 +86,7 @@ async def create_chat(body: ChatRequest, user: CurrentUser, chat: ChatServiceDep
             total_tokens=result.usage.total_tokens, estimated_cost=result.usage.estimated_cost,
         ),
         mode=result.mode,
+        message_id=result.exchange.assistant_message.message_id,
     )
     return success(data)
 
@@ -198,4 +206,34 @@ async def update_title(session_id: str, body: TitleUpdate, user: CurrentUser,
 async def delete_session(session_id: str, user: CurrentUser, sessions: SessionServiceDep
                          ) -> Envelope[None]:
     await sessions.delete(session_id, user.user_id)
+    return success(None)
+
+
+_RATING = (ErrorCode.MESSAGE_NOT_FOUND, *_SESSION)
+
+
+@router.put("/sessions/{session_id}/messages/{message_id}/feedback",
+            response_model=Envelope[FeedbackPublic],
+            responses=error_responses(ErrorCode.INVALID_INPUT, ErrorCode.PAYLOAD_TOO_LARGE, *_RATING))
+async def put_feedback(session_id: str, message_id: str, body: FeedbackRequest, user: CurrentUser,
+                       feedback: FeedbackServiceDep) -> Envelope[FeedbackPublic]:
+    """Rate an answer of the caller's session: `up` or `down`, with reasons and a comment.
+
+    A second rating of the same answer replaces the first. Only answers (assistant messages) can be
+    rated: a question gets 400. History (`GET .../messages`) shows the rating on the message once
+    the read model has it, normally within a second.
+    """
+    comment = clean_text(body.comment) if body.comment is not None else None
+    state = await feedback.rate(session_id, message_id, user.user_id, body.rating, body.reasons,
+                                comment or None)
+    return success(FeedbackPublic.of_state(state))
+
+
+@router.delete("/sessions/{session_id}/messages/{message_id}/feedback",
+               response_model=Envelope[None], responses=error_responses(*_RATING))
+async def delete_feedback(session_id: str, message_id: str, user: CurrentUser,
+                          feedback: FeedbackServiceDep) -> Envelope[None]:
+    """Remove the caller's rating of an answer; removing a rating that is not there changes
+    nothing and succeeds too."""
+    await feedback.remove(session_id, message_id, user.user_id)
     return success(None)

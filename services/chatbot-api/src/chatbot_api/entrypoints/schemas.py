@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field, PlainSerializer, WithJsonSchema
 
@@ -18,6 +18,7 @@ from chatbot_api.domain.conversation import CONTENT_CHARACTER, MAX_MESSAGE_CHARS
 from techai_shared.clock import iso
 from techai_shared.conversation.model import SessionState, StoredMessage
 from techai_shared.envelope import CamelModel, ErrorEnvelope, RequestBody
+from techai_shared.events.conversation import FEEDBACK_REASONS, MAX_FEEDBACK_COMMENT, FeedbackState
 from techai_shared.web.fields import JsonInt
 
 if TYPE_CHECKING:
@@ -44,6 +45,17 @@ class ChatRequest(RequestBody):
         default=None, min_length=1, max_length=64,
         description="A session of the caller to continue; absent or null starts a new one.")
     options: ChatOptions = Field(default_factory=ChatOptions)
+
+
+class FeedbackRequest(RequestBody):
+    rating: Literal["up", "down"] = Field(description="up or down")
+    comment: str | None = Field(
+        default=None, max_length=MAX_FEEDBACK_COMMENT,
+        description="What was wrong or good, at most 1,000 characters (control characters are "
+                    "removed and whitespace is collapsed; empty means none).")
+    reasons: list[Literal["wrong", "outdated", "irrelevant-sources", "incomplete", "other"]] = Field(
+        default_factory=list, max_length=len(FEEDBACK_REASONS),
+        description="Why, from a fixed set; repeats count once.")
 
 
 class TitleUpdate(RequestBody):
@@ -96,6 +108,27 @@ class ChatPublic(CamelModel):
     session_info: SessionInfo
     token_usage: TokenUsagePublic
     mode: str
+    message_id: str = Field(description="The answer's message id (to rate it: .../feedback).")
+
+
+class FeedbackPublic(CamelModel):
+    """A rating of an answer."""
+
+    feedback_id: str
+    rating: str
+    reasons: list[str]
+    comment: str | None
+    created_at: Timestamp
+    updated_at: Timestamp
+
+    @classmethod
+    def of(cls, f: FeedbackState | None) -> FeedbackPublic | None:
+        return None if f is None else cls.of_state(f)
+
+    @classmethod
+    def of_state(cls, f: FeedbackState) -> FeedbackPublic:
+        return cls(feedback_id=f.feedback_id, rating=f.rating, reasons=list(f.reasons),
+                   comment=f.comment, created_at=f.created_at, updated_at=f.updated_at)
 
 
 class SessionPublic(CamelModel):
@@ -122,12 +155,15 @@ class MessagePublic(CamelModel):
     token_count: int
     created_at: Timestamp
     sources: list[dict[str, Any]]
+    feedback: FeedbackPublic | None = Field(
+        description="The caller's rating of this answer; null when none (and on questions).")
 
     @classmethod
-    def of(cls, m: StoredMessage) -> MessagePublic:
+    def of(cls, m: StoredMessage, feedback: FeedbackState | None = None) -> MessagePublic:
         return cls(message_id=m.message_id, session_id=m.session_id, role=m.role,
                    content=m.content, sequence_number=m.sequence_number,
-                   token_count=m.token_count, created_at=m.created_at, sources=m.sources)
+                   token_count=m.token_count, created_at=m.created_at, sources=m.sources,
+                   feedback=FeedbackPublic.of(feedback))
 
 
 def _page_numbers(total: int, page: int, size: int) -> dict[str, int]:
@@ -159,8 +195,10 @@ class MessagePage(CamelModel):
     page_size: int
 
     @classmethod
-    def of(cls, messages: Sequence[StoredMessage], total: int, page: int, size: int) -> MessagePage:
-        return cls(messages=[MessagePublic.of(m) for m in messages], **_page_numbers(total, page, size))
+    def of(cls, messages: Sequence[tuple[StoredMessage, FeedbackState | None]], total: int, page: int,
+           size: int) -> MessagePage:
+        return cls(messages=[MessagePublic.of(m, f) for m, f in messages],
+                   **_page_numbers(total, page, size))
 
 
 class UsageDayPublic(CamelModel):

@@ -1,11 +1,16 @@
 """The chat use case: one question in, one grounded answer out, both stored with the session change.
 
 prepare() does everything that can refuse a request (input, rate limit, session ownership, token
-budget) and everything the answer is made of (route, retrieval, prompt, cache look-up), so both
+budget) and everything the answer is made of (route, verified answer, retrieval, prompt, cache
+look-up), so both
 the JSON endpoint and the stream fail with the same envelope before their first byte. The model is
 called before the write transaction, so a slow model never holds a row lock and a failed model
 call stores nothing; the write then appends both messages, their sources and the day's usage
 atomically.
+
+A question that matches a published verified answer (chatbot_api.verified) is answered with it:
+mode `verified`, its sources, no retrieval, no model call, zero model tokens, never cached (so a
+withdrawn answer stops at once); the exchange is stored like any other.
 """
 
 from __future__ import annotations
@@ -35,9 +40,11 @@ from chatbot_api.service_layer.ports import (
     Quota,
     RateLimiter,
     UnitOfWorkFactory,
+    VerifiedAnswerLookup,
 )
 from chatbot_api.service_layer.titles import TitleWriter
 from chatbot_api.settings import ChatbotSettings
+from chatbot_api.verified.match import Match
 from techai_shared.auth import Principal
 from techai_shared.clock import Clock
 from techai_shared.conversation.exchange import append_exchange
@@ -55,6 +62,7 @@ logger = logging.getLogger(__name__)
 
 PROMPTS = Path(__file__).resolve().parent.parent / "prompts"
 NO_MODEL = "retrieval-only"
+VERIFIED = "verified"
 
 
 def load_prompt(name: str, version: str) -> str:
@@ -93,6 +101,7 @@ class Prepared:
     retrieval_failed: bool = False
     cache_key: str | None = None
     cached: CachedAnswer | None = None
+    verified: Match | None = None
     quota: Quota | None = None
 
 
@@ -128,6 +137,7 @@ class ChatService:
         cache: AnswerCache,
         pricing: Pricing,
         titles: TitleWriter | None = None,
+        verified: VerifiedAnswerLookup | None = None,
     ) -> None:
         self._settings = settings
         self._uow = uow
@@ -139,6 +149,7 @@ class ChatService:
         self._finder = finder
         self._cache = cache
         self._titles = titles
+        self._verified = verified
         version = settings.chatbot_system_prompt_version
         self._prompt_version = version
         self._system_prompt = load_prompt("system", version)
@@ -206,6 +217,8 @@ class ChatService:
         p = Prepared(principal.user_id, question, is_korean(question), session,
                      session.session_id if session else new_id(), the_route, [], quota=quota)
         self._check_question_fits(question)
+        if await self._answer_verified(p, the_route):
+            return p
         if session is None:
             p.cache_key = await self._cache.key_for(self._cache_parts(p, options))
             p.cached = await self._cache.get(p.cache_key) if p.cache_key else None
@@ -221,6 +234,26 @@ class ChatService:
         p.turns, p.hits = fitted.turns, fitted.hits
         p.sources = [source_of(h) for h in p.hits]
         return p
+
+    async def _answer_verified(self, p: Prepared, the_route: Route) -> bool:
+        """Whether a verified answer answers the question (then with its sources). Small talk and
+        a question that refers back to the conversation are never matched; a failure of the check
+        is logged and the question answered as usual."""
+        if (self._verified is None or the_route.kind is RouteKind.SMALL_TALK
+                or the_route.follow_up):
+            return False
+        try:
+            p.verified = await self._verified.match(p.question)
+            if p.verified is None:
+                return False
+            hits = await self._finder.items(p.verified.answer.sources, p.question)
+        except Exception as exc:  # the store or the embedder: answer without it
+            logger.warning("verified answers not checked: %s: %s", type(exc).__name__, exc)
+            p.verified = None
+            return False
+        p.hits = hits
+        p.sources = [source_of(h) for h in hits]
+        return True
 
     def _check_question_fits(self, question: str) -> None:
         fit_prompt(ChatTurn("system", self._system_prompt), [], [], ChatTurn("user", question),
@@ -262,6 +295,8 @@ class ChatService:
     # -- answering -------------------------------------------------------------------------
 
     def _mode_before(self, p: Prepared) -> str:
+        if p.verified is not None:
+            return VERIFIED
         if p.cached is not None:
             return p.cached.mode
         if not self._model.configured:
@@ -272,7 +307,10 @@ class ChatService:
         """Produce the answer (cache, model or composed), store it, and start the title."""
         mode = self._mode_before(p)
         sources = p.sources
-        if p.cached is not None:
+        if p.verified is not None:
+            text, usage = p.verified.answer.answer, TokenUsage(0, 0, 0.0)
+            await deliver_in_parts(text, on_delta)
+        elif p.cached is not None:
             text, sources = p.cached.answer, p.cached.sources
             usage = TokenUsage(0, 0, 0.0)
             await deliver_in_parts(text, on_delta)
@@ -286,21 +324,22 @@ class ChatService:
                     else small_talk_answer(p.korean))
             usage = TokenUsage(self._cost(ChatTurn("user", p.question)), self._tokens.count(text), 0.0)
             await deliver_in_parts(text, on_delta)
-        session, exchange = await self._store_exchange(p, text, sources, usage)
+        session, exchange = await self._store_exchange(p, text, sources, usage, mode)
         if p.cache_key and p.cached is None and not p.retrieval_failed:
             await self._cache.put(p.cache_key, CachedAnswer(text, mode, sources))
         created = p.session is None
-        if created and self._titles is not None and self._model.configured:
+        if created and self._titles is not None and self._model.configured and mode != VERIFIED:
             self._spawn(self._titles.retitle(session, p.question))
         return ChatResult(text, mode, session, exchange, created, usage, sources, p.quota)
 
     async def _store_exchange(self, p: Prepared, text: str, sources: list[dict[str, Any]],
-                              usage: TokenUsage) -> tuple[SessionState, Exchange]:
+                              usage: TokenUsage, mode: str) -> tuple[SessionState, Exchange]:
         """Both messages, the session change and the day's usage, in one transaction."""
         now = self._clock()
         question = NewMessage("user", p.question, self._tokens.count(p.question))
         answer = NewMessage("assistant", text, self._tokens.count(text), sources)
-        model = self._pricing.model if self._model.configured else NO_MODEL
+        model = (VERIFIED if mode == VERIFIED
+                 else self._pricing.model if self._model.configured else NO_MODEL)
         async with self._uow() as uow:
             session = p.session or Session.start(p.session_id, p.user_id, p.question, now)
             session, exchange = await append_exchange(uow.sessions, session, p.user_id, question,

@@ -11,19 +11,21 @@ import hashlib
 import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import date
+from datetime import date, datetime
 from types import TracebackType
 from typing import Any, Protocol, Self
 
 from chatbot_api.domain.conversation import ChatTurn
 from chatbot_api.domain.routing import Route
 from chatbot_api.retrieval.model import SearchHit
+from chatbot_api.verified.match import Match
 from techai_shared.conversation.model import (
     HistoryMessage,
     Session,
     SessionState,
     StoredMessage,
 )
+from techai_shared.events.conversation import FeedbackState
 
 OnDelta = Callable[[str], Awaitable[None]]
 
@@ -68,6 +70,19 @@ class UsageRepository(Protocol):
     async def between(self, user_id: str, first: date, last: date) -> list[UsageRow]: ...
 
 
+class FeedbackRepository(Protocol):
+    async def message(self, session_id: str, message_id: str) -> StoredMessage | None: ...
+
+    async def get(self, message_id: str) -> FeedbackState | None: ...
+
+    async def for_messages(self, message_ids: list[str]) -> dict[str, FeedbackState]: ...
+
+    async def put(self, message: StoredMessage, user_id: str, rating: str, reasons: list[str],
+                  comment: str | None, now: datetime) -> FeedbackState: ...
+
+    async def remove(self, message_id: str, now: datetime) -> bool: ...
+
+
 class ChatUnitOfWork(Protocol):
     """One transaction: nothing is written unless commit() is called inside the block."""
 
@@ -76,6 +91,9 @@ class ChatUnitOfWork(Protocol):
 
     @property
     def usage(self) -> UsageRepository: ...
+
+    @property
+    def feedback(self) -> FeedbackRepository: ...
 
     async def __aenter__(self) -> Self: ...
 
@@ -95,7 +113,9 @@ class ReadModel(Protocol):
     """The conversation projection (MongoDB); its methods raise on an outage, as PyMongo does."""
 
     async def messages_between(self, session_id: str, first: int, last: int
-                               ) -> list[StoredMessage]: ...
+                               ) -> list[tuple[StoredMessage, FeedbackState | None]]:
+        """The messages first..last that are projected, in order, each with its rating."""
+        ...
 
     async def list_sessions(self, user_id: str, *, is_active: bool | None, offset: int, limit: int
                             ) -> tuple[list[SessionState], int]: ...
@@ -155,6 +175,17 @@ class CatalogSearch(Protocol):
     async def find(self, question: str, user_id: str, route: Route, previous: Previous | None,
                    max_results: int, min_score: float) -> Found:
         """The hits for a question; a failure is reported in Found.failed, never raised."""
+        ...
+
+    async def items(self, item_ids: Sequence[str], question: str) -> list[SearchHit]:
+        """The live contests and news articles with these public ids, in that order, scored
+        against the question."""
+        ...
+
+
+class VerifiedAnswerLookup(Protocol):
+    async def match(self, question: str) -> Match | None:
+        """The published, currently valid verified answer for `question`, or None."""
         ...
 
 

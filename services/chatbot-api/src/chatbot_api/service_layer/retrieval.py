@@ -96,6 +96,19 @@ class CatalogFinder:
                            type(exc).__name__, exc)
             return Found([], failed=True, how="none")
 
+    async def items(self, item_ids: Sequence[str], question: str) -> list[SearchHit]:
+        """The live contests and news articles with these public ids, in that order (an id without
+        a c-/n- prefix is looked up in both), scored against the question."""
+        refs: list[ItemRef] = []
+        for item_id in item_ids:
+            known = collection_of_id(item_id)
+            refs += ([(known, item_id)] if known in (Collection.CONTESTS, Collection.NEWS)
+                     else [(Collection.CONTESTS, item_id), (Collection.NEWS, item_id)])
+        if not refs:
+            return []
+        vector = await self._embedder.embed_query(question)
+        return await self._lookup.fetch(refs, "", vector)
+
     async def _find(self, question: str, user_id: str, route: Route, previous: Previous | None,
                     max_results: int, min_score: float) -> Found:
         vector = await self._embedder.embed_query(question)

@@ -1,4 +1,5 @@
-"""The caller's sessions: read, list, page through messages, rename, delete; and the daily usage.
+"""The caller's sessions: read, list, page through messages (with their ratings), rename, delete;
+and the daily usage.
 
 Reads by id go to the command store, so a session created a moment ago is never "not found" while
 the projection catches up. Lists and history pages come from the read model (MongoDB), filled
@@ -17,6 +18,7 @@ from pymongo.errors import PyMongoError
 from chatbot_api.service_layer.ports import ReadModel, UnitOfWorkFactory, UsageRow
 from techai_shared.clock import Clock
 from techai_shared.conversation.model import SessionState, StoredMessage
+from techai_shared.events.conversation import FeedbackState
 
 logger = logging.getLogger(__name__)
 
@@ -54,8 +56,9 @@ class SessionService:
             await uow.commit()
 
     async def messages(self, session_id: str, user_id: str, first: int, last: int
-                       ) -> tuple[SessionState, list[StoredMessage]]:
-        """The caller's session and its messages first..last (1-based, inclusive, clipped)."""
+                       ) -> tuple[SessionState, list[tuple[StoredMessage, FeedbackState | None]]]:
+        """The caller's session and its messages first..last (1-based, inclusive, clipped), each
+        with its rating (None when it has none)."""
         session = await self.get(session_id, user_id)
         first, last = max(1, first), min(last, session.message_count)
         if first > last:
@@ -65,13 +68,16 @@ class SessionService:
         except PyMongoError as exc:
             logger.warning("read model unavailable, reading history from the command store: %s", exc)
             found = []
-        by_seq = {m.sequence_number: m for m in found}
+        by_seq = {m.sequence_number: (m, f) for m, f in found}
         missing = [seq for seq in range(first, last + 1) if seq not in by_seq]
         if missing:
             FILLED.inc(len(missing))
             async with self._uow() as uow:
-                for message in await uow.sessions.messages(session_id, sequences=missing):
-                    by_seq[message.sequence_number] = message
+                filled = await uow.sessions.messages(session_id, sequences=missing)
+                ratings = await uow.feedback.for_messages(
+                    [m.message_id for m in filled if m.role == "assistant"])
+            for message in filled:
+                by_seq[message.sequence_number] = (message, ratings.get(message.message_id))
         return session, [by_seq[seq] for seq in sorted(by_seq)]
 
     async def list_sessions(self, user_id: str, *, is_active: bool | None, offset: int, limit: int

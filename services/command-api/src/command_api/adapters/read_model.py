@@ -8,17 +8,19 @@ check relies on, stay.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from pymongo.asynchronous.database import AsyncDatabase
 
-from command_api.service_layer.ports import ProjectedSession
+from command_api.service_layer.ports import FeedbackEntry, ProjectedSession
 
 SESSIONS = "conversation_sessions"
 MESSAGES = "conversation_messages"
 CONVERSATION_COLLECTIONS = (SESSIONS, MESSAGES)
 CATALOG_COLLECTIONS = ("contests", "news_articles", "bookmarks", "catalog_tombstones")
-PROJECTIONS = (*CONVERSATION_COLLECTIONS, *CATALOG_COLLECTIONS)
+VERIFIED_ANSWERS = "verified_answers"
+PROJECTIONS = (*CONVERSATION_COLLECTIONS, *CATALOG_COLLECTIONS, VERIFIED_ANSWERS)
 
 
 class MongoReadModel:
@@ -49,6 +51,39 @@ class MongoReadModel:
             found.setdefault(doc["session_id"], set()).add(doc["message_id"])
         return found
 
+    # -- ratings (query-sync projects them into the messages' documents) --------------------------
+
+    async def feedback_page(self, rating: str | None, since: datetime | None,
+                            until: datetime | None, offset: int, limit: int
+                            ) -> tuple[list[FeedbackEntry], int]:
+        """Ratings changed in [since, until), newest first, with the exchanges they rate, and how
+        many there are."""
+        query: dict[str, Any] = {"role": "assistant", "feedback.feedback_id": {"$exists": True}}
+        if rating is not None:
+            query["feedback.rating"] = rating
+        window = {**({"$gte": since} if since else {}), **({"$lt": until} if until else {})}
+        if window:
+            query["feedback.updated_at"] = window
+        total = await self._db[MESSAGES].count_documents(query)
+        docs = [doc async for doc in self._db[MESSAGES].find(
+            query, sort=[("feedback.updated_at", -1), ("message_id", -1)], skip=offset, limit=limit)]
+        return await self._entries(docs), total
+
+    async def feedback_entry(self, feedback_id: str) -> FeedbackEntry | None:
+        """The rating with this id and its exchange, or None."""
+        doc = await self._db[MESSAGES].find_one(
+            {"feedback.feedback_id": feedback_id, "role": "assistant"})
+        return (await self._entries([doc]))[0] if doc else None
+
+    async def _entries(self, docs: list[dict[str, Any]]) -> list[FeedbackEntry]:
+        """Each rated answer with its question (the message before it in its session)."""
+        wanted = [{"session_id": d["session_id"], "sequence_number": d["sequence_number"] - 1}
+                  for d in docs]
+        questions = {(q["session_id"], q["sequence_number"]): q["content"]
+                     async for q in self._db[MESSAGES].find({"$or": wanted})} if wanted else {}
+        return [_entry(d, questions.get((d["session_id"], d["sequence_number"] - 1)))
+                for d in docs]
+
     async def empty(self) -> dict[str, int]:
         """Delete every document of the projections (conversations and catalog), keeping their
         indexes; the documents removed per collection."""
@@ -60,3 +95,17 @@ class MongoReadModel:
 
     async def ping(self) -> None:
         await self._db.client.admin.command("ping")
+
+
+def _utc(value: datetime) -> datetime:
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def _entry(doc: dict[str, Any], question: str | None) -> FeedbackEntry:
+    rated = doc["feedback"]
+    return FeedbackEntry(
+        feedback_id=rated["feedback_id"], rating=rated["rating"], reasons=list(rated["reasons"]),
+        comment=rated.get("comment"), question=question, answer=doc["content"],
+        sources=list(doc.get("sources") or []), session_id=doc["session_id"],
+        message_id=doc["message_id"], user_id=str(doc["user_id"]),
+        created_at=_utc(rated["created_at"]), updated_at=_utc(rated["updated_at"]))

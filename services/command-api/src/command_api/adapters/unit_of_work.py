@@ -1,5 +1,6 @@
 """command-api's unit of work on the command store: sessions (the lifecycle jobs and the repairs),
-contests, news articles and bookmarks, job runs and leases, and the outbox beside them."""
+contests, news articles and bookmarks, verified answers, ratings (read), job runs and leases, and
+the outbox beside them."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from command_api.adapters.bookmark_store import BookmarkRepository
 from command_api.adapters.catalog_store import CONTESTS, NEWS_ARTICLES, CatalogRepository
+from command_api.adapters.feedback_store import FeedbackRepository
 from command_api.adapters.job_store import JobRepository
+from command_api.adapters.verified_store import VerifiedAnswerRepository
 from techai_shared.clock import Clock, utcnow
 from techai_shared.conversation.repository import SessionRepository
 from techai_shared.db.unit_of_work import UnitOfWork, Wakeable
@@ -19,6 +22,8 @@ class SqlCommandUnitOfWork(UnitOfWork):
     news: CatalogRepository
     bookmarks: BookmarkRepository
     jobs: JobRepository
+    verified: VerifiedAnswerRepository
+    feedback: FeedbackRepository
 
     def __init__(self, engine: AsyncEngine, relay: Wakeable | None = None,
                  clock: Clock = utcnow) -> None:
@@ -31,3 +36,5 @@ class SqlCommandUnitOfWork(UnitOfWork):
         self.news = CatalogRepository(conn, self.outbox, NEWS_ARTICLES, self._clock)
         self.bookmarks = BookmarkRepository(conn, self.outbox, self._clock)
         self.jobs = JobRepository(conn)
+        self.verified = VerifiedAnswerRepository(conn, self.outbox)
+        self.feedback = FeedbackRepository(conn)

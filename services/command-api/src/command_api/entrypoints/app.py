@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from command_api.bootstrap import Services, bootstrap
-from command_api.entrypoints import admin_routes, bookmark_routes, job_routes
+from command_api.entrypoints import admin_routes, answer_routes, bookmark_routes, job_routes
 from command_api.settings import CommandSettings
 from techai_shared.web.app import create_api
 
@@ -14,4 +14,5 @@ def create_app(settings: CommandSettings, services: Services | None = None) -> F
     """An app whose engine, clients and outbox relay are built in its lifespan (or given, for tests)."""
     return create_api("command-api", settings, settings.command_max_body_bytes,
                       lambda: services or bootstrap(settings),
-                      [admin_routes.router, job_routes.router, bookmark_routes.router])
+                      [admin_routes.router, answer_routes.router, job_routes.router,
+                       bookmark_routes.router])

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from command_api.bootstrap import Services
+from command_api.service_layer.answers import VerifiedAnswerService
 from command_api.service_layer.bookmarks import BookmarkService
 from command_api.service_layer.catalog import CatalogService
 from command_api.service_layer.catalog_import import CatalogImporter
@@ -16,7 +17,7 @@ from techai_shared.web_auth import AdminUser, CurrentUser
 
 __all__ = [
     "AdminUser", "BookmarkServiceDep", "CatalogImporterDep", "CatalogServiceDep", "CurrentUser",
-    "JobRunnerDep", "SettingsDep",
+    "JobRunnerDep", "SettingsDep", "VerifiedAnswerServiceDep",
 ]
 
 
@@ -45,8 +46,13 @@ def get_job_runner(request: Request) -> JobRunner:
     return _services(request).ops.runner
 
 
+def get_verified_answer_service(request: Request) -> VerifiedAnswerService:
+    return _services(request).answers
+
+
 SettingsDep = Annotated[CommandSettings, Depends(get_settings)]
 CatalogServiceDep = Annotated[CatalogService, Depends(get_catalog_service)]
 BookmarkServiceDep = Annotated[BookmarkService, Depends(get_bookmark_service)]
 CatalogImporterDep = Annotated[CatalogImporter, Depends(get_catalog_importer)]
 JobRunnerDep = Annotated[JobRunner, Depends(get_job_runner)]
+VerifiedAnswerServiceDep = Annotated[VerifiedAnswerService, Depends(get_verified_answer_service)]

@@ -8,7 +8,7 @@ boolean is true or false.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import Path
 from pydantic import ConfigDict, Field, WithJsonSchema, model_validator
@@ -20,6 +20,13 @@ from techai_shared.events.catalog import (
     ContestPayload,
     ContestStatus,
     NewsArticlePayload,
+)
+from techai_shared.events.verified import (
+    MAX_ANSWER_CHARS,
+    MAX_PHRASING_CHARS,
+    MAX_PHRASINGS,
+    MAX_SOURCES,
+    VerifiedAnswerPayload,
 )
 from techai_shared.web.fields import Rfc3339DateTime
 
@@ -98,6 +105,37 @@ class BookmarkUpdate(RequestBody):
         return {name: getattr(self, name) for name in self.model_fields_set}
 
 
+# Any letter, mark, digit, punctuation or symbol: a text that keeps one once cleaned.
+CONTENT_CHARACTER = r"[\p{L}\p{M}\p{N}\p{P}\p{S}]"
+Phrasing = Annotated[str, Field(min_length=1, max_length=MAX_PHRASING_CHARS, pattern=CONTENT_CHARACTER)]
+
+
+class VerifiedAnswerWrite(RequestBody):
+    """A verified answer's whole state (PUT replaces every field)."""
+
+    questions: list[Phrasing] = Field(
+        min_length=1, max_length=MAX_PHRASINGS,
+        description="1 to 10 phrasings of the question, each 1..500 characters. A question is "
+                    "matched against the phrasings in its own script: give one in Korean and one "
+                    "in English to serve both.")
+    answer: str = Field(min_length=1, max_length=MAX_ANSWER_CHARS, pattern=CONTENT_CHARACTER,
+                        description="Markdown, at most 4,000 characters.")
+    sources: list[PublicId] = Field(default_factory=list, max_length=MAX_SOURCES,
+                                    description="Public ids of contests or news articles (400 for "
+                                                "one that does not exist).")
+    valid_from: Rfc3339DateTime | None = Field(default=None, description="served from then on")
+    valid_until: Rfc3339DateTime | None = Field(
+        default=None, description="served until then (after validFrom; 400 otherwise)")
+    status: Literal["draft", "published"] = Field(
+        default="published", description="a draft is stored but not served")
+
+    @model_validator(mode="after")
+    def _window(self) -> VerifiedAnswerWrite:
+        if self.valid_from and self.valid_until and self.valid_until <= self.valid_from:
+            raise ValueError("validUntil must be after validFrom")
+        return self
+
+
 # -- responses -------------------------------------------------------------------------------------
 
 DateTimeText = Annotated[str, WithJsonSchema({"type": "string", "format": "date-time"})]
@@ -166,3 +204,43 @@ class JobPublic(CamelModel):
 
 class JobList(CamelModel):
     jobs: list[JobPublic]
+
+
+class VerifiedAnswerPublic(VerifiedAnswerPayload):
+    """A verified answer as stored, with the version of its last change and its author."""
+
+    version: int
+    author: str
+
+
+class VerifiedAnswerPage(CamelModel):
+    verified_answers: list[VerifiedAnswerPublic]
+    total_elements: int
+    total_pages: int
+    current_page: int
+    page_size: int
+
+
+class FeedbackEntryPublic(CamelModel):
+    """A user's rating of an answer, with the exchange it rates."""
+
+    feedback_id: str
+    rating: str
+    reasons: list[str]
+    comment: str | None
+    question: str | None = Field(description="null while the question is not projected yet")
+    answer: str
+    sources: list[dict[str, Any]]
+    session_id: str
+    message_id: str
+    user_id: str
+    created_at: DateTimeText
+    updated_at: DateTimeText = Field(description="when it was last given or changed")
+
+
+class FeedbackPage(CamelModel):
+    feedback: list[FeedbackEntryPublic]
+    total_elements: int
+    total_pages: int
+    current_page: int
+    page_size: int

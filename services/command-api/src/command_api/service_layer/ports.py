@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from types import TracebackType
 from typing import Any, Protocol, Self
 
@@ -19,6 +19,7 @@ from techai_shared.clock import iso
 from techai_shared.conversation.model import Session, SessionState, StoredMessage
 from techai_shared.events import EventEnvelope
 from techai_shared.events.catalog import BookmarkItemType, CatalogItem
+from techai_shared.events.verified import VerifiedAnswerPayload
 
 # -- the catalog --------------------------------------------------------------------------------
 
@@ -103,6 +104,77 @@ class SessionRepository(Protocol):
 
     async def messages(self, session_id: str, *, offset: int = 0, limit: int = 1000
                        ) -> list[StoredMessage]: ...
+
+
+# -- the answer-improvement loop ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    """A verified answer as stored, with the version of its last change and its author."""
+
+    answer: VerifiedAnswerPayload
+    version: int
+    author: str
+
+    def public(self) -> dict[str, Any]:
+        return {**self.answer.model_dump(mode="json", by_alias=True), "version": self.version,
+                "author": self.author}
+
+
+class VerifiedAnswerRepository(Protocol):
+    """Verified answers; VerifiedAnswerNotFound for a missing or deleted one. Each write adds its
+    event to the outbox."""
+
+    async def create(self, fields: dict[str, Any], author: str, now: datetime,
+                     feedback_id: str | None = None) -> StoredAnswer: ...
+
+    async def get(self, answer_id: str) -> StoredAnswer: ...
+
+    async def replace(self, answer_id: str, fields: dict[str, Any], now: datetime
+                      ) -> StoredAnswer: ...
+
+    async def delete(self, answer_id: str, now: datetime) -> StoredAnswer: ...
+
+    async def page(self, status: str | None, offset: int, limit: int
+                   ) -> tuple[list[StoredAnswer], int]: ...
+
+    async def snapshot_events(self, after: int, limit: int, now: datetime
+                              ) -> list[EventEnvelope]: ...
+
+
+class FeedbackRepository(Protocol):
+    """Users' ratings, which chatbot-api writes: counted for /metrics, republished by a rebuild."""
+
+    async def counts_by_day(self, since: datetime) -> list[tuple[str, date, int]]: ...
+
+    async def snapshot_events(self, after: str, limit: int, now: datetime
+                              ) -> list[EventEnvelope]: ...
+
+
+@dataclass(frozen=True)
+class FeedbackEntry:
+    """A rating with the exchange it rates, as operators review it (from the read model)."""
+
+    feedback_id: str
+    rating: str
+    reasons: list[str]
+    comment: str | None
+    question: str | None
+    answer: str
+    sources: list[dict[str, Any]]
+    session_id: str
+    message_id: str
+    user_id: str
+    created_at: datetime
+    updated_at: datetime
+
+    def public(self) -> dict[str, Any]:
+        return {"feedbackId": self.feedback_id, "rating": self.rating, "reasons": self.reasons,
+                "comment": self.comment, "question": self.question, "answer": self.answer,
+                "sources": self.sources, "sessionId": self.session_id,
+                "messageId": self.message_id, "userId": self.user_id,
+                "createdAt": iso(self.created_at), "updatedAt": iso(self.updated_at)}
 
 
 # -- job runs and leases ------------------------------------------------------------------------
@@ -201,6 +273,12 @@ class CommandUnitOfWork(Protocol):
     def jobs(self) -> JobRepository: ...
 
     @property
+    def verified(self) -> VerifiedAnswerRepository: ...
+
+    @property
+    def feedback(self) -> FeedbackRepository: ...
+
+    @property
     def outbox(self) -> Outbox: ...
 
     async def __aenter__(self) -> Self: ...
@@ -257,3 +335,15 @@ class ReadModel(Protocol):
         """Delete every document of the conversation and catalog projections, keeping their
         indexes; the documents removed per collection."""
         ...
+
+
+class FeedbackReadModel(Protocol):
+    """Ratings as query-sync projected them into the messages' documents."""
+
+    async def feedback_page(self, rating: str | None, since: datetime | None,
+                            until: datetime | None, offset: int, limit: int
+                            ) -> tuple[list[FeedbackEntry], int]:
+        """Ratings changed in [since, until), newest first, and how many there are."""
+        ...
+
+    async def feedback_entry(self, feedback_id: str) -> FeedbackEntry | None: ...

@@ -10,7 +10,9 @@ changes nothing, and a stale snapshot never regresses a newer document.
   messages;
 - rebuild: empty the conversation and catalog projections, then republish every session, its
   messages (live sessions only: a deleted session's messages are gone from the read model), and
-  every catalog item (deleted ones as their Deleted event, so tombstones come back too).
+  every catalog item (deleted ones as their Deleted event, so tombstones come back too), every
+  rating of an answer (after the sessions, so the messages they rate are there first; a rating
+  that arrives first is kept anyway) and every verified answer.
 """
 
 from __future__ import annotations
@@ -46,10 +48,13 @@ class RebuildCounts:
     sessions: int = 0
     messages: int = 0
     catalog: dict[str, int] = field(default_factory=dict)
+    ratings: int = 0
+    verified_answers: int = 0
 
     def public(self) -> dict[str, object]:
         return {"emptied": self.emptied, "sessions": self.sessions, "messages": self.messages,
-                "catalog": self.catalog}
+                "catalog": self.catalog, "ratings": self.ratings,
+                "verifiedAnswers": self.verified_answers}
 
 
 class Republisher:
@@ -130,7 +135,35 @@ class Republisher:
         await self._rebuild_sessions(counts, batch, report)
         for kind in CATALOG:
             counts.catalog[kind.value] = await self._rebuild_catalog(kind, batch, report)
+        counts.ratings = await self._rebuild_ratings(batch, report)
+        counts.verified_answers = await self._rebuild_verified_answers(batch, report)
         return counts
+
+    async def _rebuild_ratings(self, batch: int, report: Report) -> int:
+        total, after = 0, ""
+        while True:
+            async with self._uow() as uow:
+                events = await uow.feedback.snapshot_events(after, batch, self._clock())
+                if not events:
+                    return total
+                await uow.outbox.add(events)
+                await uow.commit()
+            total += len(events)
+            after = str(events[-1].payload["messageId"])
+            report(f"ratings: {total} republished")
+
+    async def _rebuild_verified_answers(self, batch: int, report: Report) -> int:
+        total, after = 0, 0
+        while True:
+            async with self._uow() as uow:
+                events = await uow.verified.snapshot_events(after, batch, self._clock())
+                if not events:
+                    return total
+                await uow.outbox.add(events)
+                await uow.commit()
+            total += len(events)
+            after = int(events[-1].aggregate_id.removeprefix("v-"))
+            report(f"verified answers: {total} republished")
 
     async def _rebuild_sessions(self, counts: RebuildCounts, batch: int, report: Report) -> None:
         after = ""

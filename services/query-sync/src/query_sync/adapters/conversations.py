@@ -5,18 +5,22 @@ Idempotent and monotonic, whatever the delivery order or how often an event come
 - a session document changes only through a conditional upsert on `version`; when a document with
   this version or a newer one exists, the filter misses, the upsert's insert hits the unique
   `session_id` index, and the DuplicateKeyError means "stale event";
-- a message is inserted if absent ($setOnInsert on the unique `message_id`), never updated;
+- a message is inserted if absent (an upsert on the unique `message_id` that matches only a
+  document without a `role`), never updated afterwards;
+- a rating (ConversationMessageFeedbackChanged) is set on its message's document only if newer
+  than the rating there (`feedback_version`, the rating's own version); a rating that arrives
+  before its message creates the document with the rating alone, and the message fills it in;
 - ConversationSessionDeleted leaves a tombstone (is_deleted, version kept) and removes the
-  session's messages; a message arriving after its session's tombstone is not inserted, so any
-  order of the same events ends in the same documents.
+  session's messages; a message or a rating arriving after its session's tombstone is not
+  written, so any order of the same events ends in the same documents.
 
-apply_many() gives the same documents and outcomes as apply() on each event in order, in three
-round trips per run of events between deletions instead of about five per exchange: one read of the
-run's sessions (version, tombstone), one unordered bulk write of the newest version of each session,
-one of the messages. A lower version of a session superseded within the run is reported as apply()
-would have reported it: APPLIED if it is newer than the stored version, STALE otherwise. A deletion
-(any session event that leaves a tombstone) is applied on its own, in its place, so the messages
-after it see its tombstone.
+apply_many() gives the same documents and outcomes as apply() on each event in order, in three round
+trips per run of events between deletions instead of about five per exchange: one read of the run's
+sessions (version, tombstone), one unordered bulk write of the newest version of each session, one
+of the messages. Ratings are applied one by one in their place (they are rare). A lower version of a
+session superseded within the run is reported as apply() would have reported it: APPLIED if it is
+newer than the stored version, STALE otherwise. A deletion (any session event that leaves a
+tombstone) is applied on its own, in its place, so the messages after it see its tombstone.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from pymongo.errors import BulkWriteError, DuplicateKeyError
 
 from query_sync.adapters.indexes import IndexSpec, ensure_indexes
 from query_sync.adapters.versioned import upsert_if_newer
-from query_sync.documents import message_document, session_document
+from query_sync.documents import feedback_document, message_document, session_document
 from query_sync.errors import UnknownEvent
 from query_sync.projection import Outcome
 from techai_shared.clock import Clock, utcnow
@@ -60,6 +64,7 @@ def message_indexes(ttl_seconds: int) -> list[IndexSpec]:
         IndexSpec("uq_message_id", (("message_id", 1),), unique=True),
         IndexSpec("ix_session_sequence", (("session_id", 1), ("sequence_number", 1))),
         IndexSpec("ttl_created_at", (("created_at", 1),), expire_after_seconds=ttl_seconds),
+        IndexSpec("ix_feedback_updated", (("feedback.updated_at", -1),)),  # operators' review
     ]
 
 
@@ -89,6 +94,7 @@ class ConversationProjector:
             EventType.SESSION_UPDATED: self._upsert_session,
             EventType.SESSION_DELETED: self._delete_session,
             EventType.MESSAGE_CREATED: self._insert_message,
+            EventType.FEEDBACK_CHANGED: self._set_feedback,
         }
 
     async def prepare(self) -> None:
@@ -118,7 +124,7 @@ class ConversationProjector:
         outcomes: list[Outcome] = []
         run: list[EventEnvelope] = []
         for event in events:
-            if event.event_type is EventType.SESSION_DELETED or (
+            if event.event_type in (EventType.SESSION_DELETED, EventType.FEEDBACK_CHANGED) or (
                     event.event_type is not EventType.MESSAGE_CREATED
                     and event.payload.get("deletedAt")):  # a tombstone however it comes
                 outcomes += await self._apply_run(run)
@@ -187,7 +193,7 @@ class ConversationProjector:
     async def _insert_messages(self, events: Sequence[EventEnvelope],
                                messages: list[tuple[int, dict[str, Any]]],
                                deleted: set[str]) -> list[Outcome]:
-        """Insert-if-absent of each message whose session has no tombstone."""
+        """Insert-if-absent of each message whose session has no tombstone (see _message_upsert)."""
         if not messages:
             return []
         live = [(n, doc) for n, (i, doc) in enumerate(messages)
@@ -196,18 +202,16 @@ class ConversationProjector:
         if not live:
             return outcomes
         for n, _ in live:
-            outcomes[n] = Outcome.DUPLICATE
-        requests = [UpdateOne({"message_id": doc["message_id"]}, {"$setOnInsert": doc}, upsert=True)
-                    for _, doc in live]
+            outcomes[n] = Outcome.APPLIED
         try:
-            result = await self._messages.bulk_write(requests, ordered=False)
-            upserted = set(result.upserted_ids or {})
+            await self._messages.bulk_write(
+                [UpdateOne(*_message_upsert(doc), upsert=True) for _, doc in live], ordered=False)
         except BulkWriteError as exc:
-            if any(e.get("code") != DUPLICATE_KEY for e in exc.details.get("writeErrors", [])):
+            errors = exc.details.get("writeErrors", [])
+            if any(e.get("code") != DUPLICATE_KEY for e in errors):
                 raise
-            upserted = {u["index"] for u in exc.details.get("upserted", [])}
-        for k in upserted:
-            outcomes[live[k][0]] = Outcome.APPLIED
+            for error in errors:  # the message was there already
+                outcomes[live[error["index"]][0]] = Outcome.DUPLICATE
         return outcomes
 
     async def _upsert_session(self, event: EventEnvelope) -> Outcome:
@@ -227,15 +231,37 @@ class ConversationProjector:
         if await self._is_deleted(event.aggregate_id):
             return Outcome.SKIPPED
         try:
-            result = await self._messages.update_one(
-                {"message_id": document["message_id"]}, {"$setOnInsert": document}, upsert=True
-            )
-        except DuplicateKeyError:  # a concurrent insert of the same message won
+            await self._messages.update_one(*_message_upsert(document), upsert=True)
+        except DuplicateKeyError:  # the message is there already
             return Outcome.DUPLICATE
-        return Outcome.APPLIED if result.upserted_id is not None else Outcome.DUPLICATE
+        return Outcome.APPLIED
+
+    async def _set_feedback(self, event: EventEnvelope) -> Outcome:
+        """The rating's state on its message's document, if newer than the one there."""
+        session_id, message_id, feedback = feedback_document(event)
+        if await self._is_deleted(session_id):
+            return Outcome.SKIPPED
+        try:
+            await self._messages.update_one(
+                {"message_id": message_id, "$or": [{"feedback_version": {"$exists": False}},
+                                                   {"feedback_version": {"$lt": event.version}}]},
+                {"$set": {"session_id": session_id, "feedback": feedback,
+                          "feedback_version": event.version}},
+                upsert=True)
+        except DuplicateKeyError:  # this rating or a newer one is there
+            return Outcome.STALE
+        return Outcome.APPLIED
 
     async def _is_deleted(self, session_id: str) -> bool:
         found = await self._sessions.find_one(
             {"session_id": session_id, "is_deleted": True}, {"_id": 1}
         )
         return found is not None
+
+
+def _message_upsert(document: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Filter and update of a new message's upsert: it matches only a document without a message
+    (one a rating created first), which it fills in; where the message is there already, the
+    upsert's insert hits the unique message_id index (DuplicateKeyError: a duplicate event)."""
+    return ({"message_id": document["message_id"], "role": {"$exists": False}},
+            {"$set": document})

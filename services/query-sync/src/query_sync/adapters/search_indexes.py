@@ -1,11 +1,11 @@
 """The search indexes of each catalog collection, on deployments that have search indexes.
 
-On Atlas and Atlas Local, each collection gets the two indexes of techai_shared.search_indexes
-if they are missing: the vector index (cosine, `numDimensions` from the embedding model, the
-filter fields) and the text index of the keyword side (the embedding text, the filter fields);
-the worker waits, bounded, until every index is queryable. SecantusDB and community mongod reject
-the search index commands (code 115, CommandNotSupported): that is logged once and the exact
-strategy is what searches use there.
+On Atlas and Atlas Local, each collection (verified_answers too) gets the two indexes of
+techai_shared.search_indexes if they are missing: the vector index (cosine, `numDimensions` from the
+embedding model, the filter fields) and the text index of the keyword side (the embedding text, the
+filter fields); the worker waits, bounded, until every index is queryable. SecantusDB and community
+mongod reject the search index commands (code 115, CommandNotSupported): that is logged once and the
+exact strategy is what searches use there.
 
 An index built for another dimension is updated to the current one: the documents still need a
 re-embed (python -m query_sync.entrypoints.reembed), which the projector reports on start.
@@ -24,7 +24,11 @@ from pymongo.errors import OperationFailure
 from pymongo.operations import SearchIndexModel
 
 from query_sync.errors import SyncError
-from techai_shared.search_indexes import Collection, text_index_definition, vector_index_definition
+from techai_shared.search_indexes import (
+    INDEXED_COLLECTIONS,
+    text_index_definition,
+    vector_index_definition,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -52,7 +56,7 @@ async def ensure_vector_indexes(
 ) -> bool:
     """Create the missing vector and text indexes and wait until they are queryable: True; False
     (logged once) where the deployment has no search indexes."""
-    collections = [db[c.value] for c in Collection]
+    collections = [db[name] for name in INDEXED_COLLECTIONS]
     try:
         existing = await _search_indexes(collections[0])
     except OperationFailure as exc:
@@ -61,7 +65,7 @@ async def ensure_vector_indexes(
         logger.info("search indexes not supported here: the exact strategy is in use")
         return False
     await _ensure_collections(db)
-    for collection, kind in zip(collections, Collection, strict=True):
+    for collection, kind in zip(collections, INDEXED_COLLECTIONS, strict=True):
         found = existing if collection is collections[0] else await _search_indexes(collection)
         for model in _definitions(kind, dimensions):
             await _ensure_index(collection, model, found)
@@ -70,7 +74,7 @@ async def ensure_vector_indexes(
     return True
 
 
-def _definitions(kind: Collection, dimensions: int) -> list[SearchIndexModel]:
+def _definitions(kind: str, dimensions: int) -> list[SearchIndexModel]:
     return [vector_index_definition(kind, dimensions), text_index_definition(kind)]
 
 
@@ -82,9 +86,9 @@ async def _search_indexes(collection: AsyncCollection[dict[str, Any]]) -> dict[s
 async def _ensure_collections(db: AsyncDatabase[dict[str, Any]]) -> None:
     """Search indexes need an existing collection; the projector's indexes usually made it."""
     present = set(await db.list_collection_names())
-    for kind in Collection:
-        if kind.value not in present:
-            await db.create_collection(kind.value, check_exists=False)
+    for name in INDEXED_COLLECTIONS:
+        if name not in present:
+            await db.create_collection(name, check_exists=False)
 
 
 async def _ensure_index(collection: AsyncCollection[dict[str, Any]], model: SearchIndexModel,
@@ -115,7 +119,7 @@ async def _wait_until_queryable(collections: list[AsyncCollection[dict[str, Any]
                                 max_backoff: float) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + within
-    pending = list(zip(collections, Collection, strict=True))
+    pending = list(zip(collections, INDEXED_COLLECTIONS, strict=True))
     while pending:
         pending = [(c, k) for c, k in pending if not await _queryable(c, k, dimensions)]
         if not pending:
@@ -128,7 +132,7 @@ async def _wait_until_queryable(collections: list[AsyncCollection[dict[str, Any]
     logger.info("search indexes queryable (vector: %d dimensions)", dimensions)
 
 
-async def _queryable(collection: AsyncCollection[dict[str, Any]], kind: Collection,
+async def _queryable(collection: AsyncCollection[dict[str, Any]], kind: str,
                      dimensions: int) -> bool:
     found = await _search_indexes(collection)
     names = [model.document["name"] for model in _definitions(kind, dimensions)]

@@ -1,0 +1,62 @@
+"""Content terms of a question: lemmas of its nouns, verbs, adjectives, numbers and foreign words.
+
+Korean is analysed with kiwipiepy (Kiwi, its bundled model), so "예선은" gives 예선 and "열려?" 열리;
+Latin words are lower-cased, with a plural -s dropped. Question words and request verbs ("언제",
+"알려주다", "when", "tell") are not content. One Kiwi per process, built and warmed up at start
+(about four seconds, off the request path); analysing a question then takes under a millisecond.
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+from typing import Any
+
+_TAGS = frozenset(("NNG", "NNP", "NR", "SL", "SN", "SH", "XR", "VV", "VA"))
+_GENERIC_WORDS = """
+언제 어디 얼마 얼마나 어떻게 어떤 무엇 뭐 누구 몇 왜 알리 알려주 주 하 되 있 없 보 가능 방법 수 것 거 좀 혹시
+제 나 내 저 우리 여기 거기 이 그 지금 오늘 궁금 말 설명 정보 무슨
+when where what which who whom how why much many tell know show give get please can could would
+should will is are am was were be been do does did the a an of to in on at for from by with about
+this that it its my me i you your we our there any some one
+"""
+_GENERIC = frozenset(_GENERIC_WORDS.split())
+
+_lock = threading.Lock()
+_kiwi: Any = None
+
+
+def _analyser() -> Any:
+    global _kiwi
+    with _lock:
+        if _kiwi is None:
+            from kiwipiepy import Kiwi  # imported here: loading the model takes a second
+
+            _kiwi = Kiwi()
+        return _kiwi
+
+
+def warm_up() -> None:
+    """Load the analyser now (at start, off the request path): Kiwi reads its model on the first
+    analysis, which takes about two seconds, so one sentence is analysed here."""
+    _analyser().tokenize("대회 신청은 언제까지야?")
+
+
+@lru_cache(maxsize=4096)
+def content_terms(text: str) -> frozenset[str]:
+    """The content terms of `text` (see the module docstring); questions repeat, so remembered."""
+    return analyse(text)
+
+
+def analyse(text: str) -> frozenset[str]:
+    """content_terms() without the memory (for many texts read once, such as titles)."""
+    found: set[str] = set()
+    for token in _analyser().tokenize(text):
+        if token.tag not in _TAGS:
+            continue
+        term = token.form.lower()
+        if token.tag == "SL" and len(term) > 3 and term.endswith("s") and not term.endswith("ss"):
+            term = term[:-1]
+        if term not in _GENERIC:
+            found.add(term)
+    return frozenset(found)
