@@ -73,10 +73,16 @@ async def test_rate_review_publish_serve_and_withdraw(stack):
             return feedback
 
         await eventually(shown)
-        review = await client.get(f"{command}/api/v1/admin/feedback?rating=down", headers=admin)
-        entries = review.json()["data"]["feedback"]
-        mine = [e for e in entries if e["messageId"] == mid]
-        assert mine and mine[0]["question"] == "챗봇 답변 출처는 어디야?"
+
+        async def reviewed() -> list[dict[str, Any]]:  # the read model's view: eventually
+            review = await client.get(f"{command}/api/v1/admin/feedback?rating=down",
+                                      headers=admin)
+            found = [e for e in review.json()["data"]["feedback"] if e["messageId"] == mid]
+            assert found
+            return found
+
+        mine = await eventually(reviewed)
+        assert mine[0]["question"] == "챗봇 답변 출처는 어디야?"
         assert mine[0]["userId"] == user and mine[0]["sessionId"] == sid
         draft = await client.post(
             f"{command}/api/v1/admin/feedback/{mine[0]['feedbackId']}/verified-answer", headers=admin)

@@ -8,8 +8,8 @@ multilingual-e5), so closeness alone cannot decide. A phrasing matches a questio
 3. they ask about the same topics (facets.toml: deadline, prize, venue, ...), or, where neither has
    a topic, with the same question words (when, where, who, how much, how);
 4. the question names nothing the answer's phrasings do not name: its content terms that are names
-   of catalog items (words of contest and news titles) or numbers must all be terms of the answer's
-   phrasings in that script;
+   of catalog items (words of contest and news titles, topic words aside) or numbers must all be
+   terms of the answer's phrasings in that script;
 5. the question and the phrasing share a content term that is not a topic word: a bare "상금은
    얼마야?" is about no contest in particular.
 The closest phrasing that passes wins. How the cosine and the facets were calibrated, on which
@@ -118,8 +118,10 @@ class Question:
         self.asks = asks(self.text)
 
     def names(self, vocabulary: frozenset[str]) -> frozenset[str]:
-        """Its terms that name something: words of catalog titles, and numbers."""
-        return frozenset(t for t in self.terms if t in vocabulary or t[:1].isdigit())
+        """Its terms that name something: words of catalog titles, and numbers; not topic words
+        ("apply", "상금"), which rule 3 compares."""
+        return frozenset(t for t in self.terms
+                         if (t in vocabulary or t[:1].isdigit()) and not topics(t))
 
 
 def phrasing(answer_id: str, text: str, terms: Terms) -> Phrasing:

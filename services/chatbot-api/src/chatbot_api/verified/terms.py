@@ -55,6 +55,8 @@ def analyse(text: str) -> frozenset[str]:
         if token.tag not in _TAGS:
             continue
         term = token.form.lower()
+        if token.tag == "SL" and len(term) < 2:  # the s of "what's", the t of "don't"
+            continue
         if token.tag == "SL" and len(term) > 3 and term.endswith("s") and not term.endswith("ss"):
             term = term[:-1]
         if term not in _GENERIC:
