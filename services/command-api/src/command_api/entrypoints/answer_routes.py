@@ -26,7 +26,8 @@ router = api_router("/api/v1/admin", ["admin"], ErrorCode.UNAUTHENTICATED, Error
 AnswerId = Annotated[str, Path(min_length=3, max_length=24, pattern=r"^v-[0-9]+$",
                                description="a public id, v-0001")]
 FeedbackId = Annotated[str, Path(min_length=1, max_length=36, pattern=r"^[A-Za-z0-9-]+$")]
-NOT_FOUND = error_responses(ErrorCode.VERIFIED_ANSWER_NOT_FOUND)
+# A malformed id (the path's pattern) is 400, a well-formed one that does not exist 404.
+NOT_FOUND = error_responses(ErrorCode.INVALID_INPUT, ErrorCode.VERIFIED_ANSWER_NOT_FOUND)
 WRITE = error_responses(ErrorCode.INVALID_INPUT, ErrorCode.PAYLOAD_TOO_LARGE)
 
 
@@ -73,7 +74,8 @@ async def create_verified_answer(body: VerifiedAnswerWrite, admin: AdminUser,
     return success((await answers.create(_fields(body), admin.user_id)).public())
 
 
-@router.get("/verified-answers", response_model=Envelope[VerifiedAnswerPage])
+@router.get("/verified-answers", response_model=Envelope[VerifiedAnswerPage],
+            responses=error_responses(ErrorCode.INVALID_INPUT))
 async def read_verified_answers(
     _: AdminUser,
     answers: VerifiedAnswerServiceDep,
