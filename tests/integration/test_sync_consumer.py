@@ -28,6 +28,7 @@ from query_sync.errors import ConsumerNotRunning
 from query_sync.settings import SyncSettings, dead_letter_topic
 from techai_shared.clock import utcnow
 from techai_shared.events import AggregateType, EventEnvelope, EventType
+from techai_shared.events.catalog import ContestPayload, ContestStatus
 from techai_shared.events.conversation import MessagePayload, SessionPayload
 from techai_shared.kafka import ensure_topics
 from techai_shared.mongo import make_mongo_client
@@ -386,3 +387,55 @@ async def _consuming(worker: SyncWorker) -> bool:
 
 async def _async_true(value: bool) -> bool:
     return value
+
+
+# -- a bulk catalog import does not hold up conversations ------------------------------------------
+# query-sync projects the cheap topics of a batch first and, past its time budget, fetches again
+# instead of embedding the whole backlog first.
+
+CONTESTS = 96
+
+
+def _contests() -> list[EventEnvelope]:
+    now = utcnow()
+    return [EventEnvelope(
+        event_type=EventType.CONTEST_UPSERTED, aggregate_type=AggregateType.CONTEST,
+        aggregate_id=f"c-bulk-{i:03d}", version=1, occurred_at=now,
+        payload=ContestPayload(
+            id=f"c-bulk-{i:03d}", title=f"대학생 알고리즘 경진대회 {i}회", status=ContestStatus.ONGOING,
+            description="알고리즘 문제 풀이 대회입니다. " * 20, tags=["algorithm"],
+            created_at=now, updated_at=now).model_dump(mode="json", by_alias=True))
+        for i in range(CONTESTS)]
+
+
+async def _contests_projected(settings: SyncSettings) -> int:
+    client = make_mongo_client(settings)
+    try:
+        return await client[settings.mongodb_database]["contests"].count_documents({})
+    finally:
+        await client.close()
+
+
+async def test_a_conversation_is_projected_while_a_catalog_backlog_is_embedded(settings, workers,
+                                                                              producer):
+    """An exchange written while the worker embeds a bulk import is projected before the import is
+    done (each of the import's runs of 32 documents takes seconds on two cores)."""
+    cfg = _sync_settings(settings, sync_batch_time_budget_seconds=1.0)
+    await ensure_topics(cfg)
+    p = await _producer(producer, cfg.kafka_bootstrap_servers)
+    await _start_worker(cfg, workers)
+    await _publish(p, cfg.topic(AggregateType.CONTEST.value), _contests())
+
+    async def embedding() -> bool:
+        return await _contests_projected(cfg) > 0
+
+    await eventually(embedding, within=120, interval=0.05)
+    session_id = str(uuid.uuid4())
+    await _publish(p, cfg.conversation_topic, _conversation(session_id))
+    await eventually(lambda: _projected(cfg, session_id), within=240)
+    assert await _contests_projected(cfg) < CONTESTS  # the import was still being embedded
+
+    async def all_contests() -> bool:
+        return await _contests_projected(cfg) == CONTESTS
+
+    await eventually(all_contests, within=240, interval=0.5)

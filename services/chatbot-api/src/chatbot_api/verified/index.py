@@ -6,7 +6,8 @@ reads the documents projected since its previous read (two seconds of overlap, s
 commits late is not missed): a change, a deletion or a new answer is served within a second of
 its projection. The validity window is checked at match time, so an answer stops being served
 the moment it expires. It also keeps the vocabulary of catalog names (the terms of contest and
-news titles), refreshed every few minutes, for the naming rule of chatbot_api.verified.match.
+news titles) for the naming rule of chatbot_api.verified.match, following the catalog's
+`projected_at` the same way (a name stays once seen: a stale name only makes matching stricter).
 
 A check costs one matrix-vector product over the phrasings of the question's script and, for the
 phrasings above the cosine, the rules; the question's embedding is the one retrieval uses anyway
@@ -46,15 +47,14 @@ def _utc(value: datetime | None) -> datetime | None:
 
 class VerifiedAnswers:
     def __init__(self, db: AsyncDatabase[dict[str, Any]], embedder: Embedder,
-                 min_cosine: float | None, *, clock: Clock = utcnow, refresh_seconds: float = 0.5,
-                 names_refresh_seconds: float = 300.0) -> None:
+                 min_cosine: float | None, *, clock: Clock = utcnow, refresh_seconds: float = 0.5
+                 ) -> None:
         self._docs = db[VERIFIED_ANSWERS]
         self._catalog = (db["contests"], db["news_articles"])
         self._embedder = embedder
         self.min_cosine = min_cosine
         self._clock = clock
         self._refresh_seconds = refresh_seconds
-        self._names_refresh_seconds = names_refresh_seconds
         self._rows: dict[str, dict[str, Any]] = {}  # document id -> live, published phrasing doc
         self._phrasings: list[Phrasing] = []
         self._by_answer: dict[str, list[Phrasing]] = {}
@@ -62,6 +62,7 @@ class VerifiedAnswers:
         self._matrix = np.zeros((0, embedder.dimensions), dtype=np.float32)
         self._names: frozenset[str] = frozenset()
         self._since: datetime | None = None
+        self._names_since: datetime | None = None
         self._task: asyncio.Task[None] | None = None
         self.ready = False
 
@@ -87,13 +88,9 @@ class VerifiedAnswers:
 
     async def _run(self) -> None:
         await asyncio.to_thread(korean.warm_up)
-        names_due = 0.0
-        loop = asyncio.get_running_loop()
         while True:
             try:
-                if loop.time() >= names_due:
-                    await self.refresh_names()
-                    names_due = loop.time() + self._names_refresh_seconds
+                await self.refresh_names()
                 await self.refresh()
                 self.ready = True
             except Exception as exc:  # MongoDB away: keep serving what is loaded, retry
@@ -141,10 +138,16 @@ class VerifiedAnswers:
             phrasings, by_answer, answers, matrix)
 
     async def refresh_names(self) -> None:
-        """The terms of the titles of the live contests and news articles."""
+        """Add the terms of the titles of the contests and news articles projected since the
+        previous read (all of them the first time)."""
+        started = self._clock()
+        query: dict[str, Any] = {} if self._names_since is None else {
+            "projected_at": {"$gte": self._names_since - OVERLAP}}
         titles = [doc.get("title") or "" for collection in self._catalog
-                  async for doc in collection.find({}, {"title": 1, "_id": 0})]
-        self._names = await asyncio.to_thread(_title_terms, titles)
+                  async for doc in collection.find(query, {"title": 1, "_id": 0})]
+        if titles:
+            self._names = self._names | await asyncio.to_thread(_title_terms, titles)
+        self._names_since = started
 
     # -- matching -------------------------------------------------------------------------------
 

@@ -57,6 +57,8 @@ _TOMBSTONE_INDEXES = [
 class CatalogProjector:
     """Projects the events of one catalog aggregate type; see the module docstring."""
 
+    heavy = True  # embeds whole documents: the consumer projects cheaper topics first
+
     def __init__(
         self,
         db: AsyncDatabase[dict[str, Any]],

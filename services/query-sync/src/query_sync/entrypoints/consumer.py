@@ -168,18 +168,43 @@ class ProjectionConsumer:
             await self._check_positions_if_due()
 
     async def _process_batch(self, batch: Mapping[TopicPartition, list[Record]], generation: int) -> None:
-        """Handle every record in order, until stopped or revoked; then commit what was processed
-        (nothing if the batch's partitions were revoked: the listener committed it)."""
+        """Handle the records in order within each partition, until stopped or revoked; then commit
+        what was processed (nothing if the batch's partitions were revoked: the listener committed
+        it). Partitions of cheap topics go first and those whose projector embeds a lot
+        (`heavy`) last; once sync_batch_time_budget_seconds have passed no further run starts, and
+        the partitions not finished are sought back to their first record not processed, to be
+        fetched again with whatever arrived meanwhile."""
+        loop = asyncio.get_running_loop()
+        budget = self._settings.sync_batch_time_budget_seconds
+        started = loop.time()
+        ordered = sorted(batch.items(), key=lambda item: self._heavy(item[0].topic))
+        todo = [(tp, run) for tp, records in ordered for run in self._records.runs(tp.topic, records)]
         try:
-            for tp, records in batch.items():
-                for run in self._records.runs(tp.topic, records):
-                    await self._process_run(tp, run, generation)
+            for done, (tp, run) in enumerate(todo):
+                if done and budget and loop.time() - started > budget:
+                    self._fetch_again(todo[done:])
+                    break
+                await self._process_run(tp, run, generation)
         except Interrupted:
             pass
         finally:
             offsets = self._offsets.uncommitted(generation, partitions=batch.keys())
             if await commit(self._kafka, offsets, self._settings.sync_commit_timeout_seconds):
                 self._offsets.committed(offsets, generation)
+
+    def _heavy(self, topic: str) -> bool:
+        return bool(getattr(self._projectors[topic], "heavy", False))
+
+    def _fetch_again(self, left: list[tuple[TopicPartition, list[Record]]]) -> None:
+        """Seek each partition with runs left to the first of them (still assigned ones only)."""
+        first: dict[TopicPartition, int] = {}
+        for tp, run in left:
+            first.setdefault(tp, run[0].offset)
+        assigned = self._kafka.assignment()
+        for tp, offset in first.items():
+            if tp in assigned:
+                self._kafka.seek(tp, offset)
+        logger.debug("batch time budget spent: %d runs fetched again", len(left))
 
     async def _process_run(self, tp: TopicPartition, run: list[Record], generation: int) -> None:
         """The run at once where the projector batches and that works, else record by record."""
