@@ -70,7 +70,7 @@ async def evaluate(path: Path, seed_dir: Path, embedder: Embedder) -> dict[str, 
             for s, kind, answer_id, text, cosines in asked:
                 if s != split:
                     continue
-                found = best_match(Question(text, korean.content_terms(text)),
+                found = best_match(Question(text, korean.content_terms(text), korean.name_hints(text)),
                                    [(phrasings[i], float(cosines[i])) for i in range(len(phrasings))
                                     if split_of[phrasings[i].answer_id] == split],
                                    lambda a: by_answer.get(a, []), answers, names, cosine, now)

@@ -159,7 +159,7 @@ class VerifiedAnswers:
             self._phrasings, self._by_answer, self._answers, self._matrix)
         vector = np.asarray(await self._embedder.embed_query(question), dtype=np.float32)
         cosines = matrix @ vector
-        asked = Question(question, korean.content_terms(question))
+        asked = Question(question, korean.content_terms(question), korean.name_hints(question))
         candidates = [(phrasings[i], float(cosines[i]))
                       for i in np.flatnonzero(cosines >= self.min_cosine)]
         if not candidates:

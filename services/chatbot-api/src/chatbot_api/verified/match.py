@@ -8,8 +8,9 @@ multilingual-e5), so closeness alone cannot decide. A phrasing matches a questio
 3. they ask about the same topics (facets.toml: deadline, prize, venue, ...), or, where neither has
    a topic, with the same question words (when, where, who, how much, how);
 4. the question names nothing the answer's phrasings do not name: its content terms that are names
-   of catalog items (words of contest and news titles, topic words aside) or numbers must all be
-   terms of the answer's phrasings in that script;
+   (words of contest and news titles, numbers, Latin words in a Korean question, capitalised words
+   in an English one; topic words aside) must all be terms of the answer's phrasings in that
+   script;
 5. the question and the phrasing share a content term that is not a topic word: a bare "상금은
    얼마야?" is about no contest in particular.
 The closest phrasing that passes wins. How the cosine and the facets were calibrated, on which
@@ -108,6 +109,7 @@ class Question:
 
     text: str
     terms: frozenset[str]
+    hints: frozenset[str] = frozenset()  # terms that look like names (terms.name_hints)
     script: str = field(init=False)
     topics: frozenset[str] = field(init=False)
     asks: frozenset[str] = field(init=False)
@@ -118,10 +120,12 @@ class Question:
         self.asks = asks(self.text)
 
     def names(self, vocabulary: frozenset[str]) -> frozenset[str]:
-        """Its terms that name something: words of catalog titles, and numbers; not topic words
-        ("apply", "상금"), which rule 3 compares."""
+        """Its terms that name something: words of catalog titles, numbers, and words that look
+        like names (Latin words in Korean, capitalised ones in English); not topic words ("apply",
+        "상금"), which rule 3 compares."""
         return frozenset(t for t in self.terms
-                         if (t in vocabulary or t[:1].isdigit()) and not topics(t))
+                         if (t in vocabulary or t in self.hints or t[:1].isdigit())
+                         and not topics(t))
 
 
 def phrasing(answer_id: str, text: str, terms: Terms) -> Phrasing:

@@ -62,3 +62,22 @@ def analyse(text: str) -> frozenset[str]:
         if term not in _GENERIC:
             found.add(term)
     return frozenset(found)
+
+
+@lru_cache(maxsize=4096)
+def name_hints(text: str) -> frozenset[str]:
+    """Content terms that look like names whatever the catalog holds: Latin words in a Korean
+    sentence ("Agentic AI Build Week 상금은?") and capitalised Latin words past the first of an
+    English one ("When is the Blue Harbor CTF final?"); lower-cased like content_terms."""
+    korean = any("\uac00" <= ch <= "\ud7a3" for ch in text)
+    hints: set[str] = set()
+    for i, token in enumerate(_analyser().tokenize(text)):
+        if token.tag != "SL" or len(token.form) < 2:
+            continue
+        if korean or (i > 0 and token.form[0].isupper()):
+            term = token.form.lower()
+            if len(term) > 3 and term.endswith("s") and not term.endswith("ss"):
+                term = term[:-1]
+            if term not in _GENERIC:
+                hints.add(term)
+    return frozenset(hints)
