@@ -30,8 +30,8 @@ class SyncSettings(CommonSettings):
     # time even when records arrive meanwhile, so it bounds the projection lag (aiokafka's 500 ms
     # default gave a p99 commit -> MongoDB lag of ~770 ms at 50 exchanges/s; see make bench).
     sync_fetch_max_wait_ms: int = Field(default=50, ge=0)
-    # A batch stops starting new runs of records after this long and fetches again (what it did
-    # not reach is fetched again), so conversations, ratings and verified answers, which are
+    # A batch stops starting new runs of catalog records after this long and fetches again (what
+    # it did not reach is fetched again), so conversations, ratings and verified answers, which are
     # projected first in every batch, never wait behind a bulk catalog import's embeddings for
     # more than one run (0: a batch is always processed whole).
     sync_batch_time_budget_seconds: float = Field(default=1.0, ge=0)

@@ -7,7 +7,8 @@ commits late is not missed): a change, a deletion or a new answer is served with
 its projection. The validity window is checked at match time, so an answer stops being served
 the moment it expires. It also keeps the vocabulary of catalog names (the terms of contest and
 news titles) for the naming rule of chatbot_api.verified.match, following the catalog's
-`projected_at` the same way (a name stays once seen: a stale name only makes matching stricter).
+`projected_at` the same way every 5 s (a name stays once seen: a stale name only makes matching
+stricter; a name not seen yet is still caught when it looks like one, terms.name_hints).
 
 A check costs one matrix-vector product over the phrasings of the question's script and, for the
 phrasings above the cosine, the rules; the question's embedding is the one retrieval uses anyway
@@ -47,14 +48,15 @@ def _utc(value: datetime | None) -> datetime | None:
 
 class VerifiedAnswers:
     def __init__(self, db: AsyncDatabase[dict[str, Any]], embedder: Embedder,
-                 min_cosine: float | None, *, clock: Clock = utcnow, refresh_seconds: float = 0.5
-                 ) -> None:
+                 min_cosine: float | None, *, clock: Clock = utcnow, refresh_seconds: float = 0.5,
+                 names_every: int = 10) -> None:
         self._docs = db[VERIFIED_ANSWERS]
         self._catalog = (db["contests"], db["news_articles"])
         self._embedder = embedder
         self.min_cosine = min_cosine
         self._clock = clock
         self._refresh_seconds = refresh_seconds
+        self._names_every = names_every  # refreshes of the answers per refresh of the names
         self._rows: dict[str, dict[str, Any]] = {}  # document id -> live, published phrasing doc
         self._phrasings: list[Phrasing] = []
         self._by_answer: dict[str, list[Phrasing]] = {}
@@ -88,9 +90,12 @@ class VerifiedAnswers:
 
     async def _run(self) -> None:
         await asyncio.to_thread(korean.warm_up)
+        rounds = 0
         while True:
             try:
-                await self.refresh_names()
+                if rounds % self._names_every == 0:
+                    await self.refresh_names()
+                rounds += 1
                 await self.refresh()
                 self.ready = True
             except Exception as exc:  # MongoDB away: keep serving what is loaded, retry

@@ -171,9 +171,10 @@ class ProjectionConsumer:
         """Handle the records in order within each partition, until stopped or revoked; then commit
         what was processed (nothing if the batch's partitions were revoked: the listener committed
         it). Partitions of cheap topics go first and those whose projector embeds a lot
-        (`heavy`) last; once sync_batch_time_budget_seconds have passed no further run starts, and
-        the partitions not finished are sought back to their first record not processed, to be
-        fetched again with whatever arrived meanwhile."""
+        (`heavy`) last; once sync_batch_time_budget_seconds have passed no further heavy run
+        starts, and the partitions not finished are sought back to their first record not
+        processed, to be fetched again with whatever arrived meanwhile (a batch of cheap records
+        only is always processed whole)."""
         loop = asyncio.get_running_loop()
         budget = self._settings.sync_batch_time_budget_seconds
         started = loop.time()
@@ -181,7 +182,7 @@ class ProjectionConsumer:
         todo = [(tp, run) for tp, records in ordered for run in self._records.runs(tp.topic, records)]
         try:
             for done, (tp, run) in enumerate(todo):
-                if done and budget and loop.time() - started > budget:
+                if done and budget and self._heavy(tp.topic) and loop.time() - started > budget:
                     self._fetch_again(todo[done:])
                     break
                 await self._process_run(tp, run, generation)
