@@ -5,8 +5,9 @@ Idempotent and monotonic, whatever the delivery order or how often an event come
 - a session document changes only through a conditional upsert on `version`; when a document with
   this version or a newer one exists, the filter misses, the upsert's insert hits the unique
   `session_id` index, and the DuplicateKeyError means "stale event";
-- a message is inserted if absent (an upsert on the unique `message_id` that matches only a
-  document without a `role`), never updated afterwards;
+- a message is inserted if absent ($setOnInsert on the unique `message_id`), never updated
+  afterwards, except to fill in a document that a rating created before its message (one without
+  a `role`): a second, conditional update, only where the insert found a document;
 - a rating (ConversationMessageFeedbackChanged) is set on its message's document only if newer
   than the rating there (`feedback_version`, the rating's own version); a rating that arrives
   before its message creates the document with the rating alone, and the message fills it in;
@@ -193,7 +194,8 @@ class ConversationProjector:
     async def _insert_messages(self, events: Sequence[EventEnvelope],
                                messages: list[tuple[int, dict[str, Any]]],
                                deleted: set[str]) -> list[Outcome]:
-        """Insert-if-absent of each message whose session has no tombstone (see _message_upsert)."""
+        """Insert-if-absent of each message whose session has no tombstone; where a document was
+        there already, fill it in if it holds only a rating."""
         if not messages:
             return []
         live = [(n, doc) for n, (i, doc) in enumerate(messages)
@@ -202,16 +204,19 @@ class ConversationProjector:
         if not live:
             return outcomes
         for n, _ in live:
-            outcomes[n] = Outcome.APPLIED
+            outcomes[n] = Outcome.DUPLICATE
+        requests = [UpdateOne({"message_id": doc["message_id"]}, {"$setOnInsert": doc}, upsert=True)
+                    for _, doc in live]
         try:
-            await self._messages.bulk_write(
-                [UpdateOne(*_message_upsert(doc), upsert=True) for _, doc in live], ordered=False)
+            result = await self._messages.bulk_write(requests, ordered=False)
+            upserted = set(result.upserted_ids or {})
         except BulkWriteError as exc:
-            errors = exc.details.get("writeErrors", [])
-            if any(e.get("code") != DUPLICATE_KEY for e in errors):
+            if any(e.get("code") != DUPLICATE_KEY for e in exc.details.get("writeErrors", [])):
                 raise
-            for error in errors:  # the message was there already
-                outcomes[live[error["index"]][0]] = Outcome.DUPLICATE
+            upserted = {u["index"] for u in exc.details.get("upserted", [])}
+        for k, (n, doc) in enumerate(live):
+            if k in upserted or await self._fill_in(doc):
+                outcomes[n] = Outcome.APPLIED
         return outcomes
 
     async def _upsert_session(self, event: EventEnvelope) -> Outcome:
@@ -231,10 +236,20 @@ class ConversationProjector:
         if await self._is_deleted(event.aggregate_id):
             return Outcome.SKIPPED
         try:
-            await self._messages.update_one(*_message_upsert(document), upsert=True)
-        except DuplicateKeyError:  # the message is there already
+            result = await self._messages.update_one(
+                {"message_id": document["message_id"]}, {"$setOnInsert": document}, upsert=True)
+        except DuplicateKeyError:  # a concurrent insert of the same message won
             return Outcome.DUPLICATE
-        return Outcome.APPLIED
+        if result.upserted_id is not None or await self._fill_in(document):
+            return Outcome.APPLIED
+        return Outcome.DUPLICATE
+
+    async def _fill_in(self, document: dict[str, Any]) -> bool:
+        """Write the message into a document that holds only its rating (the rating's event came
+        first); False when the message was there already (a duplicate event)."""
+        result = await self._messages.update_one(
+            {"message_id": document["message_id"], "role": {"$exists": False}}, {"$set": document})
+        return result.modified_count > 0
 
     async def _set_feedback(self, event: EventEnvelope) -> Outcome:
         """The rating's state on its message's document, if newer than the one there."""
@@ -257,11 +272,3 @@ class ConversationProjector:
             {"session_id": session_id, "is_deleted": True}, {"_id": 1}
         )
         return found is not None
-
-
-def _message_upsert(document: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Filter and update of a new message's upsert: it matches only a document without a message
-    (one a rating created first), which it fills in; where the message is there already, the
-    upsert's insert hits the unique message_id index (DuplicateKeyError: a duplicate event)."""
-    return ({"message_id": document["message_id"], "role": {"$exists": False}},
-            {"$set": document})
