@@ -10,6 +10,7 @@
 #   make seed      migrate, then load the sample catalog (infra/seed) idempotently through the command layer
 #   make eval      answer citations and retrieval quality on infra/seed/queries-dev.jsonl (QUERIES=path)
 #   make calibrate-verified  verified-answer matching: paraphrases served, near-misses refused
+#   make calibrate-relevance the relevance gate's evidence per question (QUERIES=path)
 #   make eval-chat the whole answering pipeline (retrieval-only) on the same queries: cited items, leaks
 #   make clean     remove .run/ (the data and logs of make run)
 #   make jobs      the operations jobs: schedules, next runs, history (RUN=name runs one now)
@@ -41,7 +42,7 @@ space := $(empty) $(empty)
 ROLE ?= USER
 PYTEST_ARGS ?=
 
-.PHONY: help install run stop test test-slow lint token migrate seed eval eval-chat eval-search clean jobs rebuild feedback-export calibrate-verified up down logs bench
+.PHONY: help install run stop test test-slow lint token migrate seed eval eval-chat eval-search clean jobs rebuild feedback-export calibrate-verified calibrate-relevance up down logs bench
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -95,6 +96,9 @@ QUERIES ?= infra/seed/queries-dev.jsonl
 # make eval prints the answering pipeline's figures, then the search's; its last line stays
 # `recall@5=<x> mrr=<y> leaks=<n>` for scripts.
 eval: eval-chat eval-search ## both evaluations below on labelled queries (QUERIES=path)
+
+calibrate-relevance: install ## the relevance gate's peak z, coverage and cue per question (QUERIES=path)
+	$(PY) -m devstack.evaluate --evidence --queries "$(QUERIES)" --seed-dir infra/seed
 
 calibrate-verified: install ## verified-answer matching on its labelled paraphrases and near-misses (tune/check)
 	$(PY) -m devstack.calibrate_verified

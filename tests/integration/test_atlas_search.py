@@ -96,10 +96,10 @@ async def test_atlas_returns_what_exact_returns_with_the_same_scores(atlas_db, e
 async def test_prefilters_hold_inside_the_stage(atlas_db, embedder):
     strategy = AtlasStrategy(atlas_db, VECTOR_ONLY)
     vector = await embedder.embed_query("해커톤 대회")
-    contests = await strategy.search(Collection.CONTESTS, vector, "", "1001", 20, 0.0, SearchFilters())
+    contests = await strategy.search(Collection.CONTESTS, vector, "", "1001", 20, 0.0,
+                                     SearchFilters(include_ended_contests=False))
     assert contests and {h.metadata["status"] for h in contests} <= {"UPCOMING", "ONGOING"}
-    every = await strategy.search(Collection.CONTESTS, vector, "", "1001", 60, 0.0,
-                                  SearchFilters(include_ended_contests=True))
+    every = await strategy.search(Collection.CONTESTS, vector, "", "1001", 60, 0.0, SearchFilters())
     assert "ENDED" in {h.metadata["status"] for h in every}
 
     after = datetime(2026, 1, 1, tzinfo=UTC)

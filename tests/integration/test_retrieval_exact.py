@@ -90,13 +90,17 @@ async def test_probe_picks_the_catalog_index_on_secantusdb(db: AsyncDatabase[dic
     assert isinstance(strategy, CatalogIndex) and len(strategy) == 5  # contests and news, loaded
 
 
-async def test_ended_contests_are_excluded_unless_asked_for(db: AsyncDatabase[dict[str, Any]]) -> None:
+async def test_ended_contests_are_searched_and_ranked_below_active_ones(
+        db: AsyncDatabase[dict[str, Any]]) -> None:
     retriever = CatalogRetriever(db, FakeEmbedder())
     default = await retriever.search("GPU contest", "1001", [Collection.CONTESTS])
-    assert [h.document_id for h in default] == ["c-1", "c-3"]
-    with_ended = await retriever.search("GPU contest", "1001", [Collection.CONTESTS],
-                                        filters=SearchFilters(include_ended_contests=True))
-    assert {h.document_id for h in with_ended} == {"c-1", "c-2", "c-3"}
+    assert {h.document_id for h in default} == {"c-1", "c-2", "c-3"}
+    assert default[0].document_id == "c-1"  # the active GPU contest before the ended one
+    past = await retriever.search("GPU contests that already finished", "1001", [Collection.CONTESTS])
+    assert past[0].document_id == "c-2"  # a question about the past puts it first
+    active = await retriever.search("GPU contest", "1001", [Collection.CONTESTS],
+                                    filters=SearchFilters(include_ended_contests=False))
+    assert [h.document_id for h in active] == ["c-1", "c-3"]
 
 
 async def test_news_publication_window_is_a_prefilter(db: AsyncDatabase[dict[str, Any]]) -> None:

@@ -58,12 +58,12 @@ def test_num_candidates_is_twenty_times_the_limit_within_bounds(limit, expected)
     assert stage["numCandidates"] >= stage["limit"]
 
 
-def test_contests_are_prefiltered_to_upcoming_and_ongoing_unless_ended_are_included():
-    active = stage_of(vector_search_pipeline(Collection.CONTESTS, VECTOR, "u", limit=5))
-    assert active["filter"] == {"status": {"$in": ["UPCOMING", "ONGOING"]}}
-    every = stage_of(vector_search_pipeline(Collection.CONTESTS, VECTOR, "u", limit=5,
-                                            filters=SearchFilters(include_ended_contests=True)))
+def test_ended_contests_are_searched_unless_a_caller_limits_contests_to_active_ones():
+    every = stage_of(vector_search_pipeline(Collection.CONTESTS, VECTOR, "u", limit=5))
     assert "filter" not in every
+    active = stage_of(vector_search_pipeline(Collection.CONTESTS, VECTOR, "u", limit=5,
+                                             filters=SearchFilters(include_ended_contests=False)))
+    assert active["filter"] == {"status": {"$in": ["UPCOMING", "ONGOING"]}}
 
 
 def test_news_are_prefiltered_by_the_publication_window_when_given():
@@ -166,10 +166,10 @@ def test_text_search_of_bookmarks_is_always_filtered_by_the_callers_user_id(filt
 
 
 def test_text_search_prefilters_contests_and_news_like_the_vector_side():
-    contests = text_search_pipeline(Collection.CONTESTS, "gpu", "u", 20)[0]["$search"]["compound"]
+    contests = text_search_pipeline(Collection.CONTESTS, "gpu", "u", 20,
+                                    SearchFilters(include_ended_contests=False))[0]["$search"]["compound"]
     assert contests["filter"] == [{"in": {"path": "status", "value": ["UPCOMING", "ONGOING"]}}]
-    every = text_search_pipeline(Collection.CONTESTS, "gpu", "u", 20,
-                                 SearchFilters(include_ended_contests=True))[0]["$search"]["compound"]
+    every = text_search_pipeline(Collection.CONTESTS, "gpu", "u", 20)[0]["$search"]["compound"]
     assert "filter" not in every
     after = datetime(2026, 1, 1, tzinfo=UTC)
     news = text_search_pipeline(Collection.NEWS, "gpu", "u", 20,

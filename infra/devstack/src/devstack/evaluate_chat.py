@@ -4,8 +4,9 @@ Loads the sample catalog into a temporary SecantusDB as `make eval` does (the sa
 projection), builds chatbot-api's ChatService over a temporary SQLite command store without a model,
 and sends every query of the file as its userId with its options, as a first turn. Prints, per kind,
 the share of labelled queries whose expected items are all among the cited sources, the share with
-at least one, and the sources that are other users' bookmarks (leaks; must be 0). The last line is
-exactly `cited_all=<x> cited_any=<y> leaks=<n>` for scripts.
+at least one, the sources that are other users' bookmarks (leaks; must be 0), and the share of
+greeting and general questions answered with any source (offtopic_cited; must be 0). The last line
+is exactly `cited_all=<x> cited_any=<y> leaks=<n> offtopic_cited=<share>` for scripts.
 """
 
 from __future__ import annotations
@@ -22,7 +23,14 @@ from chatbot_api.adapters.llm import UnconfiguredModel
 from chatbot_api.bootstrap import build_chat, unit_of_work
 from chatbot_api.service_layer.chat import ChatOptions, ChatService
 from chatbot_api.settings import ChatbotSettings
-from devstack.evaluate import SEED_FILES, eval_arguments, load_catalog, read_jsonl, temporary_secantus
+from devstack.evaluate import (
+    OFFTOPIC_KINDS,
+    SEED_FILES,
+    eval_arguments,
+    load_catalog,
+    read_jsonl,
+    temporary_secantus,
+)
 from query_sync.catalog_documents import BOOKMARKS
 from techai_shared.auth import Principal
 from techai_shared.cache import make_redis
@@ -40,6 +48,7 @@ class Cited:
     any_found: bool
     leaks: int
     mode: str
+    cited: int = 0
 
 
 def options_of(query: dict[str, Any]) -> ChatOptions:
@@ -57,7 +66,7 @@ async def cite(chat: ChatService, query: dict[str, Any], owners: dict[str, str])
     expected = {(e["collection"], e["id"]) for e in query.get("expected", [])}
     leaks = sum(1 for c, d in got if c == "bookmarks" and owners.get(d) != user)
     return Cited(query.get("kind", "?"), bool(expected), expected <= got, bool(expected & got), leaks,
-                 result.mode)
+                 result.mode, len(got))
 
 
 def report(outcomes: list[Cited]) -> str:
@@ -74,9 +83,11 @@ def report(outcomes: list[Cited]) -> str:
         lines.append(f"{name:<18}{len(g):>8}{len(labelled):>9}{share_all:>10}{share_any:>10}"
                      f"{sum(o.leaks for o in g):>7}")
     labelled = [o for o in outcomes if o.labelled] or [Cited("", True, False, False, 0, "")]
+    offtopic = [o for o in outcomes if o.kind in OFFTOPIC_KINDS]
+    offtopic_share = sum(1 for o in offtopic if o.cited) / len(offtopic) if offtopic else 0.0
     lines.append(f"cited_all={sum(o.all_found for o in labelled) / len(labelled):.3f} "
                  f"cited_any={sum(o.any_found for o in labelled) / len(labelled):.3f} "
-                 f"leaks={sum(o.leaks for o in outcomes)}")
+                 f"leaks={sum(o.leaks for o in outcomes)} offtopic_cited={offtopic_share:.3f}")
     return "\n".join(lines)
 
 

@@ -18,6 +18,7 @@ from chatbot_api.adapters.tokens import TokenCounter
 from chatbot_api.adapters.unit_of_work import SqlChatUnitOfWork
 from chatbot_api.domain.usage import PriceTable, Pricing
 from chatbot_api.retrieval.lookup import CatalogLookup
+from chatbot_api.retrieval.relevance import CatalogSample, RelevanceGate
 from chatbot_api.retrieval.service import CatalogRetriever
 from chatbot_api.service_layer.chat import ChatService, load_prompt
 from chatbot_api.service_layer.feedback import FeedbackService
@@ -129,7 +130,9 @@ def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,
     """The chat use case over its adapters (also used by devstack's evaluate_chat)."""
     db = mongo[settings.mongodb_database]
     embedder = embedder if isinstance(embedder, MemoEmbedder) else MemoEmbedder(embedder)
-    retriever = retriever or CatalogRetriever(db, embedder)
+    retriever = retriever or CatalogRetriever(db, embedder,
+                                              sample=CatalogSample(db, embedder.model_name))
+    sample = retriever.sample or CatalogSample(db, embedder.model_name)
     prices = pricing(settings, warn=model.configured)
     titles = (TitleWriter(model, uow, load_prompt("title", settings.chatbot_title_prompt_version),
                           prices, clock)
@@ -141,7 +144,8 @@ def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,
         limiter=RedisRateLimiter(redis, settings.chatbot_rate_limit_per_minute),
         tokens=TokenCounter(),
         clock=clock,
-        finder=CatalogFinder(retriever, CatalogLookup(db), embedder),
+        finder=CatalogFinder(retriever, CatalogLookup(db), embedder,
+                             gate=RelevanceGate.for_model(sample)),
         cache=ResponseCache(redis, db, settings.chatbot_cache_ttl_seconds,
                             settings.chatbot_cache_prefix),
         pricing=prices,
@@ -160,7 +164,8 @@ def bootstrap(settings: ChatbotSettings, model: ChatModel | None = None,
     uow = unit_of_work(engine, relay)
     model = model or make_model(settings)
     embedder = MemoEmbedder(embedder or make_embedder(settings))
-    retriever = CatalogRetriever(mongo[settings.mongodb_database], embedder)
+    db = mongo[settings.mongodb_database]
+    retriever = CatalogRetriever(db, embedder, sample=CatalogSample(db, embedder.model_name))
     verified = verified_answers(settings, mongo, embedder, clock)
     chat = build_chat(settings, uow, mongo, redis, model, embedder, clock, retriever, verified)
     sessions = SessionService(uow, MongoReadModel(mongo[settings.mongodb_database]), clock)

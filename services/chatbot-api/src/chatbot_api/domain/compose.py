@@ -32,6 +32,15 @@ def _item(number: int, hit: SearchHit, korean: bool) -> str:
     return "\n".join(lines)
 
 
+def outside_catalog_answer(korean: bool) -> str:
+    """The answer, without a model, to a question nothing in the catalog fits."""
+    if korean:
+        return ("이 질문은 제가 찾아볼 수 있는 범위 밖이에요. 개발자 대회와 해커톤, IT 뉴스, 저장해 두신 "
+                "북마크에 대해 물어보시면 카탈로그에서 찾아 알려 드릴게요.")
+    return ("That is outside what I can look up. I can help with developer contests and "
+            "hackathons, IT news, and the items you bookmarked.")
+
+
 def small_talk_answer(korean: bool) -> str:
     """The reply to a greeting or small talk when no model is configured."""
     if korean:

@@ -24,8 +24,11 @@ STATUS_EN = {"UPCOMING": "upcoming", "ONGOING": "ongoing", "ENDED": "ended"}
 
 def source_of(hit: SearchHit) -> dict[str, Any]:
     """The API's (and the stored message's) shape of one cited item."""
-    return {"documentId": hit.document_id, "collection": hit.collection.value, "title": hit.title,
-            "snippet": hit.snippet, "url": hit.url, "score": round(hit.score, 4)}
+    source = {"documentId": hit.document_id, "collection": hit.collection.value, "title": hit.title,
+              "snippet": hit.snippet, "url": hit.url, "score": round(hit.score, 4)}
+    if hit.metadata.get("status"):  # a contest: whether it is still open is part of the answer
+        source["status"] = hit.metadata["status"]
+    return source
 
 
 def day(value: Any) -> str | None:

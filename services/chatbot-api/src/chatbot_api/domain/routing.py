@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from chatbot_api.language.korean import lemma_text
 from chatbot_api.retrieval.model import Collection
 
 RULES_FILE = Path(__file__).with_name("routing_rules.toml")
@@ -111,19 +112,27 @@ def matches(patterns: tuple[re.Pattern[str], ...], text: str) -> bool:
     return any(p.search(text) for p in patterns)
 
 
+def readable(question: str) -> str:
+    """What the rules read: the question, then on a line of its own its morphemes with verbs and
+    adjectives as lemmas, so a rule word such as 끝나다 matches 끝났어, 끝난 and 끝났나 alike
+    (patterns anchored with ^ see the question only)."""
+    return f"{question}\n{lemma_text(question)}"
+
+
 def route(question: str, options: RouteOptions, *, has_previous: bool = False,
           rules: Rules | None = None) -> Route:
     """The route of a normalised question; `has_previous`: the session has an earlier answer."""
     r = rules or default_rules()
-    contest, news = matches(r.contest, question), matches(r.news, question)
-    bookmarks = matches(r.bookmarks, question)
+    text = readable(question)
+    contest, news = matches(r.contest, text), matches(r.news, text)
+    bookmarks = matches(r.bookmarks, text)
     explicit = tuple(dict.fromkeys(m.lower() for m in r.explicit_id.findall(question)))
     quoted = tuple(q.strip() for q in _QUOTED.findall(question) if q.strip())
     topical = contest or news or bookmarks or bool(explicit or quoted)
-    if not topical and matches(r.small_talk, question):
+    if not topical and matches(r.small_talk, text):
         return Route(RouteKind.SMALL_TALK)
-    reset = matches(r.reset, question)
-    refers_back = matches(r.follow_up, question) or (
+    reset = matches(r.reset, text)
+    refers_back = matches(r.follow_up, text) or (
         len(question) <= r.short_question_chars and not explicit and not quoted)
     return Route(
         kind=RouteKind.CATALOG,
@@ -133,8 +142,8 @@ def route(question: str, options: RouteOptions, *, has_previous: bool = False,
         ordinal=_ordinal(r, question) if has_previous and not reset else None,
         explicit_ids=explicit,
         quoted_titles=quoted,
-        include_ended=matches(r.ended, question),
-        wants_latest=matches(r.latest, question),
+        include_ended=matches(r.ended, text),
+        wants_latest=matches(r.latest, text),
         asks_bookmarks=bookmarks,
     )
 

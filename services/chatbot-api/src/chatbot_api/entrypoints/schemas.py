@@ -99,6 +99,7 @@ class SourcePublic(CamelModel):
     snippet: str
     url: str | None = None
     score: float
+    status: str | None = None  # a contest's UPCOMING, ONGOING or ENDED; null for other items
 
 
 class ChatPublic(CamelModel):

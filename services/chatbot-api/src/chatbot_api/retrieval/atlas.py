@@ -185,7 +185,7 @@ class AtlasStrategy:
             self._keyword_side(collection, query_text, user_id, wanted, filters))
         docs, similarities, keyword_ranks = merge_sides(vector_side, keyword_side, query_vector)
         return fused_hits(collection, docs, similarities, keyword_ranks, query_text, self._weights,
-                          min_score, limit)
+                          min_score, limit, filters.names if filters is not None else ())
 
     async def _vector_side(self, collection: Collection, query_vector: Sequence[float], user_id: str,
                            limit: int, min_score: float,

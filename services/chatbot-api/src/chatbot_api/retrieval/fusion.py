@@ -9,6 +9,7 @@ never the fused value: it stays the similarity (1 + cosine) / 2.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,8 +19,10 @@ import numpy as np
 
 from chatbot_api.retrieval.hits import to_hit
 from chatbot_api.retrieval.intent import read_intent
-from chatbot_api.retrieval.keyword import RRF_K, fused_ranks, rank_array
-from chatbot_api.retrieval.model import Collection, SearchHit
+from chatbot_api.retrieval.keyword import RRF_K, fused_ranks, rank_array, rank_values
+from chatbot_api.retrieval.model import ACTIVE_CONTEST_STATUSES, Collection, SearchHit
+
+_WORDS = re.compile(r"[a-z0-9]+")
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,8 @@ class FusionWeights:
     keyword: float = 1.0
     recency: float = 0.5  # only for news, and only when the question asks for recent ones
     status: float = 1.0  # only for contests of the status the question asks for
+    ended: float = 0.1  # ended contests' demotion when the question asks for no status
+    names: float = 0.5  # items whose title holds a name of the question (SearchFilters.names)
     k: int = RRF_K
 
 
@@ -40,6 +45,7 @@ def fuse(
     keyword_ranks: Sequence[int | None] | np.ndarray,
     query_text: str,
     weights: FusionWeights,
+    names: Sequence[str] = (),
 ) -> np.ndarray:
     """The fused rank value of each of `docs` (higher is better); `keyword_ranks` is 1-based, None
     (or 0 in an array) where the keyword side did not match the document."""
@@ -50,12 +56,27 @@ def fuse(
         published = [_timestamp(d.get("published_at")) for d in docs]
         rankings.append(rank_array(published, positive_only=True))
         factors.append(weights.recency)
+    if names:
+        # every item whose title holds one of the question's names shares rank 1: a name is the
+        # surest sign of the item meant, and one rare keyword is worth only one rank on BM25's side
+        # (only those the keyword side matched: a title holding the name matched it)
+        matched = np.flatnonzero(rank_values(keyword_ranks) > 0)
+        named = np.zeros(len(docs), dtype=np.int64)
+        named[[int(i) for i in matched if _names_in(docs[int(i)], names)]] = 1
+        rankings.append(named)
+        factors.append(weights.names)
     statuses = intent.preferred_statuses()
     if collection is Collection.CONTESTS and statuses:
         # every contest of an asked status shares rank 1: a bonus, not an order among them
         rankings.append(np.asarray([1 if d.get("status") in statuses else 0 for d in docs]))
         factors.append(weights.status)
-    return fused_ranks(rankings, factors, weights.k)
+    fused = fused_ranks(rankings, factors, weights.k)
+    if collection is Collection.CONTESTS and not statuses:
+        # an ended contest loses what a first rank is worth times `ended`: below active contests
+        # and news of the same standing, above those clearly worse (a question naming it)
+        ended = np.asarray([d.get("status") not in ACTIVE_CONTEST_STATUSES for d in docs])
+        fused[ended] -= weights.ended / (weights.k + 1)
+    return fused
 
 
 def best(fused: Sequence[float] | np.ndarray, similarities: Sequence[float] | np.ndarray,
@@ -77,12 +98,21 @@ def best(fused: Sequence[float] | np.ndarray, similarities: Sequence[float] | np
 def fused_hits(collection: Collection, docs: Sequence[dict[str, Any]],
                similarities: Sequence[float] | np.ndarray,
                keyword_ranks: Sequence[int | None] | np.ndarray, query_text: str,
-               weights: FusionWeights, min_score: float, limit: int) -> list[SearchHit]:
+               weights: FusionWeights, min_score: float, limit: int,
+               names: Sequence[str] = ()) -> list[SearchHit]:
     """The best `limit` of `docs` as hits, in fused order: what every strategy returns once it
     has ranked its candidates its own way."""
-    fused = fuse(collection, docs, similarities, keyword_ranks, query_text, weights)
+    fused = fuse(collection, docs, similarities, keyword_ranks, query_text, weights, names)
     return [to_hit(collection, docs[i], float(similarities[i]), float(fused[i]))
             for i in best(fused, similarities, min_score, limit)]
+
+
+def _names_in(doc: dict[str, Any], names: Sequence[str]) -> bool:
+    """Whether the title holds one of `names`: a Latin name as a word of its own (Kafka, not the
+    kafka of "Kafkaesque"), a Hangul one anywhere (a particle may follow it)."""
+    title = str(doc.get("title") or doc.get("item_title") or "").lower()
+    words = set(_WORDS.findall(title))
+    return any(name in words if name.isascii() else name in title for name in names)
 
 
 def _timestamp(value: Any) -> float:

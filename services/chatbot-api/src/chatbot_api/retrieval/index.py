@@ -369,7 +369,8 @@ def _search(shard: _Shard, query: np.ndarray, query_text: str, limit: int, min_s
     similarities = np.clip((1.0 + cosines) / 2.0, 0.0, 1.0)
     keyword = _bm25(shard, kept, keyword_query(query_text))
     return fused_hits(shard.collection, _Held(shard.slots, kept), similarities,
-                      rank_array(keyword, positive_only=True), query_text, weights, min_score, limit)
+                      rank_array(keyword, positive_only=True), query_text, weights, min_score, limit,
+                      filters.names)
 
 
 class _Held(Sequence[dict[str, Any]]):

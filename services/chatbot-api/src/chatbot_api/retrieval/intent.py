@@ -11,8 +11,9 @@ ENDED ones, and a question about "my saved" items puts the bookmarks first.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from chatbot_api.domain.routing import Rules, default_rules, matches
+from chatbot_api.domain.routing import Rules, default_rules, matches, readable
 
 
 @dataclass(frozen=True)
@@ -33,11 +34,20 @@ class QueryIntent:
 
 def read_intent(query: str, rules: Rules | None = None) -> QueryIntent:
     """The time and ownership words of `query`, from the same vocabulary routing reads."""
-    r = rules or default_rules()
+    return _intent(query) if rules is None else _read(query, rules)
+
+
+@lru_cache(maxsize=1024)
+def _intent(query: str) -> QueryIntent:  # each collection's search of a question reads it
+    return _read(query, default_rules())
+
+
+def _read(query: str, r: Rules) -> QueryIntent:
+    text = readable(query)
     return QueryIntent(
-        wants_recent=matches(r.latest, query),
-        wants_ended=matches(r.ended, query),
-        wants_ongoing=matches(r.ongoing, query),
-        wants_upcoming=matches(r.upcoming, query),
-        wants_saved=matches(r.bookmarks, query),
+        wants_recent=matches(r.latest, text),
+        wants_ended=matches(r.ended, text),
+        wants_ongoing=matches(r.ongoing, text),
+        wants_upcoming=matches(r.upcoming, text),
+        wants_saved=matches(r.bookmarks, text),
     )

@@ -2,7 +2,9 @@
 
 Korean is agglutinative ("공모전은", "공모전에"), so whole words rarely match between a question
 and a document; Hangul runs are cut into character bigrams instead, which match across particles.
-Other scripts give lower-cased words. BM25 comes from bm25s (numpy only for a tokenised corpus).
+Other scripts give lower-cased words. A name written in the other script (Payroute for 페이루트)
+is added to the question by the catalog's name lexicon (retrieval/relevance.py), through the sound
+keys of language/names.py. BM25 comes from bm25s (numpy only for a tokenised corpus).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import pairwise
 
 import bm25s
 import numpy as np
@@ -45,6 +48,59 @@ def document_terms(text: str) -> list[str]:
 def query_terms(text: str) -> list[str]:
     """The keyword side's terms of a question (matched against `document_terms`)."""
     return tokenize(text)
+
+
+NAME_LETTERS = 3  # "AI", "I" and "Go" are not told apart from ordinary words
+
+
+def latin_names(text: str) -> frozenset[str]:
+    """Latin words of `text` written like names, lower-cased: all of them in a question with
+    Hangul ("Payroute 장애"), else those capitalised past the sentence's first word ("Did Payroute
+    ..."), and their pairs ("Narae Cloud"). An ordinary English word's consonants meet some Korean
+    word's by chance, so only these are looked up in the other script."""
+    words = [w for word in _WORD.findall(text) for w in _split_scripts(word)
+             if w.isascii() and w.isalpha()]
+    korean = _HANGUL_RUN.search(text) is not None
+    named = [(korean or (i > 0 and w[0].isupper())) and len(w) >= NAME_LETTERS
+             and w.lower() not in _STOPWORDS for i, w in enumerate(words)]
+    singles = [w.lower() for w, n in zip(words, named, strict=True) if n]
+    pairs = [(a + b).lower() for (a, m), (b, n) in pairwise(zip(words, named, strict=True)) if m and n]
+    return frozenset(singles + pairs)
+
+
+# Particles that end a Hangul word ("페이루트가", "모아몰에서"): a name's key is made with and
+# without them, since nothing tells a particle from a name's last syllable without a dictionary.
+_PARTICLES = sorted((
+    "이", "가", "은", "는", "을", "를", "의", "에", "와", "과", "도", "로", "만", "랑", "에서", "에게",
+    "으로", "부터", "까지", "처럼", "보다", "이랑", "하고", "에서는", "에서도", "으로는", "라는",
+    "이라는", "이나", "나",
+), key=len, reverse=True)
+
+
+def name_words(text: str) -> list[str]:
+    """The words of `text` that can be names: each Hangul run of two syllables or more (and the
+    run without its particle), each Latin word of three letters or more that is not a request
+    word, and each pair of adjacent Latin words written together ("Narae Cloud" is 나래클라우드)."""
+    words: list[str] = []
+    latin_before = ""
+    for word in _WORD.findall(text.lower()):
+        for part in _split_scripts(word):
+            if _HANGUL_RUN.fullmatch(part):
+                latin_before = ""
+                if len(part) >= 2:
+                    words.append(part)
+                    ending = next((p for p in _PARTICLES if part.endswith(p)), "")
+                    if ending and len(part) - len(ending) >= 2:
+                        words.append(part[:-len(ending)])
+            elif part.isascii() and part.isalpha() and part not in _STOPWORDS:
+                if len(part) >= 3:
+                    words.append(part)
+                if latin_before:
+                    words.append(latin_before + part)
+                latin_before = part
+            else:
+                latin_before = ""
+    return words
 
 
 def _split_scripts(word: str) -> list[str]:
@@ -153,13 +209,13 @@ def fused_ranks(rankings: Sequence[Sequence[int | None] | np.ndarray], weights: 
     size = len(rankings[0]) if rankings else 0
     fused = np.zeros(size, dtype=np.float64)
     for ranking, weight in zip(rankings, weights, strict=True):
-        array = _rank_values(ranking)
+        array = rank_values(ranking)
         ranked = array > 0
         fused[ranked] += weight / (k + array[ranked])
     return fused
 
 
-def _rank_values(ranking: Sequence[int | None] | np.ndarray) -> np.ndarray:
+def rank_values(ranking: Sequence[int | None] | np.ndarray) -> np.ndarray:
     if isinstance(ranking, np.ndarray):
         return ranking.astype(np.float64)
     return np.asarray([0 if r is None else r for r in ranking], dtype=np.float64)

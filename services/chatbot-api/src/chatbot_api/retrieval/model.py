@@ -18,14 +18,19 @@ ACTIVE_CONTEST_STATUSES = ("UPCOMING", "ONGOING")
 class SearchFilters:
     """Pre-filters applied inside the search (never after a top-k cut).
 
-    Contests are limited to UPCOMING/ONGOING unless `include_ended`; news optionally to a
-    publication window. Bookmarks are ALWAYS limited to the caller's user id, which is not a
-    filter a caller can turn off: it is a required argument of every search.
+    Ended contests are searched too unless `include_ended_contests` is turned off: a question
+    about one specific event finds it whatever its status, and the fusion ranks ended contests
+    below active ones unless the question asks about the past. News optionally to a publication
+    window. Bookmarks are ALWAYS limited to the caller's user id, which is not a filter a caller
+    can turn off: it is a required argument of every search.
     """
 
-    include_ended_contests: bool = False
+    include_ended_contests: bool = True
     published_after: datetime | None = None
     published_before: datetime | None = None
+    # Names the question gives (lower-cased, in either script): not a filter, a ranking; an item
+    # whose title holds one ranks first on the fusion's names side.
+    names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,8 @@
 The query is embedded once (or its vector is given); the requested collections are searched
 concurrently by the strategy the deployment supports (probed once, at start: `$vectorSearch` on
 Atlas, the in-memory catalog index elsewhere, retrieval/index.py); the hits are merged,
-deduplicated, ordered and cut. A question about finished contests ("already finished", "끝난")
-also searches the ENDED ones: the status filter is a default, the question is explicit.
+deduplicated, ordered and cut. Ended contests are searched like the others; the fusion ranks
+them below active ones unless the question asks about the past (retrieval/fusion.py).
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ from pymongo.errors import OperationFailure
 from chatbot_api.retrieval.atlas import AtlasStrategy
 from chatbot_api.retrieval.index import CatalogIndex
 from chatbot_api.retrieval.intent import read_intent
+from chatbot_api.retrieval.keyword import latin_names
 from chatbot_api.retrieval.model import Collection, SearchFilters, SearchHit, SearchStrategy
+from chatbot_api.retrieval.relevance import CatalogSample
 from techai_shared.embeddings import Embedder
 
 logger = logging.getLogger(__name__)
@@ -60,8 +62,10 @@ class CatalogRetriever:
     """Retriever over contests, news articles and the caller's bookmarks."""
 
     def __init__(self, db: AsyncDatabase[dict[str, Any]], embedder: Embedder,
-                 strategy_factory: StrategyFactory | None = None) -> None:
+                 strategy_factory: StrategyFactory | None = None,
+                 sample: CatalogSample | None = None) -> None:
         self._embedder = embedder
+        self.sample = sample  # when given, its name lexicon adds other-script spellings
         self._factory = strategy_factory or (lambda: probe_strategy(db, embedder))
         self._strategy: SearchStrategy | None = None
         self._lock = asyncio.Lock()
@@ -72,8 +76,14 @@ class CatalogRetriever:
         for it (`ready`); a search before it ends waits for it too. Called again after a failed
         start (MongoDB unreachable), it tries again."""
         if self._strategy is None and (self._starting is None or self._starting.done()):
-            self._starting = asyncio.get_running_loop().create_task(self.strategy())
+            self._starting = asyncio.get_running_loop().create_task(self._start())
             self._starting.add_done_callback(_log_failure)
+
+    async def _start(self) -> SearchStrategy:
+        strategy = await self.strategy()
+        if self.sample is not None:  # read the catalog sample now rather than on a first question
+            await self.sample.sample()
+        return strategy
 
     @property
     def ready(self) -> bool:
@@ -107,11 +117,20 @@ class CatalogRetriever:
         wanted = list(dict.fromkeys(collections))
         if not wanted or max_results <= 0 or not query.strip():
             return []
-        filters = _with_intent(query, filters or SearchFilters())
+        filters = filters or SearchFilters()
         strategy = await self.strategy()
-        vector = query_vector if query_vector is not None else await self._embedder.embed_query(query)
+        extra = await self.sample.spellings(query) if self.sample is not None else []
+        text = " ".join([query, *extra])
+        vector: Sequence[float]
+        if extra:  # names in the other script: both sides search with them
+            vector = await self._embedder.embed_query(text)
+        else:
+            vector = (query_vector if query_vector is not None
+                      else await self._embedder.embed_query(query))
+        filters = dataclasses.replace(filters, names=tuple(
+            {*latin_names(query), *(w.lower() for w in extra)}))
         found = await asyncio.gather(*(
-            strategy.search(collection, vector, query, user_id, max_results, min_score, filters)
+            strategy.search(collection, vector, text, user_id, max_results, min_score, filters)
             for collection in wanted))
         hits = [hit for part in found for hit in part]
         return merge_hits(hits, user_id, max_results, bookmarks_first=read_intent(query).wants_saved)
@@ -121,12 +140,6 @@ def _log_failure(task: asyncio.Task[SearchStrategy]) -> None:
     if not task.cancelled() and task.exception() is not None:
         logger.warning("catalog search could not start (retried by the readiness check): %s",
                        task.exception())
-
-
-def _with_intent(query: str, filters: SearchFilters) -> SearchFilters:
-    if read_intent(query).wants_ended and not filters.include_ended_contests:
-        return dataclasses.replace(filters, include_ended_contests=True)
-    return filters
 
 
 def merge_hits(hits: Sequence[SearchHit], user_id: str, max_results: int,

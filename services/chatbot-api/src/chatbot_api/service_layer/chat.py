@@ -24,7 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from chatbot_api.adapters.tokens import TokenCounter
-from chatbot_api.domain.compose import retrieval_only_answer, small_talk_answer
+from chatbot_api.domain.compose import (
+    outside_catalog_answer,
+    retrieval_only_answer,
+    small_talk_answer,
+)
 from chatbot_api.domain.context import Budget, context_block, fit_prompt, source_of
 from chatbot_api.domain.conversation import ChatTurn, is_korean, normalize_message, window_history
 from chatbot_api.domain.routing import Route, RouteKind, RouteOptions, route
@@ -62,6 +66,7 @@ logger = logging.getLogger(__name__)
 
 PROMPTS = Path(__file__).resolve().parent.parent / "prompts"
 NO_MODEL = "retrieval-only"
+GENERAL = "general"
 VERIFIED = "verified"
 
 
@@ -99,6 +104,7 @@ class Prepared:
     sources: list[dict[str, Any]] = field(default_factory=list)
     hits: list[SearchHit] = field(default_factory=list)
     retrieval_failed: bool = False
+    outside: bool = False  # the relevance gate found nothing in the catalog about the question
     cache_key: str | None = None
     cached: CachedAnswer | None = None
     verified: Match | None = None
@@ -227,7 +233,7 @@ class ChatService:
         if the_route.kind is RouteKind.CATALOG:
             found = await self._finder.find(question, principal.user_id, the_route, previous,
                                             options.max_results, options.min_similarity_score)
-            p.hits, p.retrieval_failed = found.hits, found.failed
+            p.hits, p.retrieval_failed, p.outside = found.hits, found.failed, found.outside
         fitted = fit_prompt(ChatTurn("system", self._system_prompt), history, p.hits,
                             ChatTurn("user", question), self._render_context, self._cost, self._budget,
                             TokenCounter.REPLY_PRIMING)
@@ -299,9 +305,17 @@ class ChatService:
             return VERIFIED
         if p.cached is not None:
             return p.cached.mode
+        if not p.sources and self._outside_catalog(p):
+            return GENERAL
         if not self._model.configured:
             return NO_MODEL
-        return "rag" if p.sources else "general"
+        return "rag" if p.sources else GENERAL
+
+    @staticmethod
+    def _outside_catalog(p: Prepared) -> bool:
+        """A question the relevance gate found nothing in the catalog about: answered as a
+        general one (a catalog question that found nothing is answered as such)."""
+        return p.outside and not p.hits
 
     async def answer(self, p: Prepared, *, streaming: bool, on_delta: OnDelta) -> ChatResult:
         """Produce the answer (cache, model or composed), store it, and start the title."""
@@ -320,7 +334,8 @@ class ChatService:
             text = reply.text
             usage = self._usage(p.turns, text, reply.input_tokens, reply.output_tokens)
         else:
-            text = (retrieval_only_answer(p.hits, p.korean) if p.route.kind is RouteKind.CATALOG
+            text = (outside_catalog_answer(p.korean) if self._outside_catalog(p)
+                    else retrieval_only_answer(p.hits, p.korean) if p.route.kind is RouteKind.CATALOG
                     else small_talk_answer(p.korean))
             usage = TokenUsage(self._cost(ChatTurn("user", p.question)), self._tokens.count(text), 0.0)
             await deliver_in_parts(text, on_delta)

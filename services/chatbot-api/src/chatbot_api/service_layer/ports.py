@@ -168,7 +168,12 @@ class Previous:
 class Found:
     hits: list[SearchHit]
     failed: bool = False
-    how: str = "search"  # explicit | follow-up | follow-up-search | search | none
+    how: str = "search"  # explicit | follow-up | follow-up-search | search | outside | none
+
+    @property
+    def outside(self) -> bool:
+        """The relevance gate found nothing in the catalog about the question."""
+        return self.how == "outside"
 
 
 class CatalogSearch(Protocol):

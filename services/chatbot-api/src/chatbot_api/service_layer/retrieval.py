@@ -76,12 +76,17 @@ class Lookup(Protocol):
                        query_vector: Sequence[float] | None = None) -> list[SearchHit]: ...
 
 
+class Gate(Protocol):
+    async def passes(self, question: str, vector: Sequence[float]) -> bool: ...
+
+
 class CatalogFinder:
     def __init__(self, retriever: Retriever, lookup: Lookup | CatalogLookup, embedder: Embedder,
-                 similar_question_cosine: float | None = None) -> None:
+                 similar_question_cosine: float | None = None, gate: Gate | None = None) -> None:
         self._retriever = retriever
         self._lookup = lookup
         self._embedder = embedder
+        self._gate = gate
         self._similar = (default_rules().similar_question_cosine if similar_question_cosine is None
                          else similar_question_cosine)
 
@@ -123,6 +128,9 @@ class CatalogFinder:
             hits = await self._search(f"{previous.question} {question}", user_id, route,
                                       max_results, min_score)
             return Found(hits, how="follow-up-search")
+        if (self._gate is not None and route.collections
+                and not await self._gate.passes(question, vector)):
+            return Found([], how="outside")
         return Found(await self._search(question, user_id, route, max_results, min_score, vector))
 
     async def _continues(self, route: Route, previous: Previous, vector: Sequence[float]) -> bool:
@@ -155,6 +163,5 @@ class CatalogFinder:
         """A search for `query`; `vector` is its embedding when the finder has it already."""
         if not route.collections:
             return []
-        filters = SearchFilters(include_ended_contests=route.include_ended)
         return await self._retriever.search(query, user_id, route.collections, max_results,
-                                            min_score, filters, query_vector=vector)
+                                            min_score, SearchFilters(), query_vector=vector)

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from pymongo.asynchronous.database import AsyncDatabase
 
-from chatbot_api.verified import terms as korean
+from chatbot_api.language import korean
 from chatbot_api.verified.match import Answer, Match, Phrasing, Question, best_match, phrasing
 from techai_shared.clock import Clock, utcnow
 from techai_shared.embeddings import Embedder

@@ -1,10 +1,16 @@
-"""Content terms of a question: lemmas of its nouns, verbs, adjectives, numbers and foreign words.
+"""Korean read as Korean: morphemes, lemmas and content terms, from kiwipiepy (Kiwi, its bundled
+model).
 
-Korean is analysed with kiwipiepy (Kiwi, its bundled model), so "예선은" gives 예선 and "열려?" 열리;
-Latin words are lower-cased, with a plural -s dropped. Question words and request verbs ("언제",
-"알려주다", "when", "tell") are not content. One Kiwi per process (about 300 MB), built and
-warmed up at start (about a second, off the request path); a question then takes under a
-millisecond.
+- `lemma_text`: the question as its morphemes with verbs and adjectives in their dictionary form
+  ("끝났어" gives "끝나다 었 어"), which the routing rules match besides the question itself, so
+  one rule word covers every conjugation.
+- `content_terms`: lemmas of nouns, verbs, adjectives, numbers and foreign words, without question
+  words and request verbs ("언제", "알려주다", "when", "tell"); Latin words lower-cased, a plural
+  -s dropped. The verified-answer match compares these.
+- `nouns`: the nouns of a text (what the keyword side indexes besides character bigrams).
+
+One Kiwi per process (about 300 MB), built and warmed up at start (about a second, off the
+request path); a question then takes under a millisecond.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ when where what which who whom how why much many tell know show give get please 
 should will is are am was were be been do does did the a an of to in on at for from by with about
 this that it its my me i you your we our there any some one
 """
-_GENERIC = frozenset(_GENERIC_WORDS.split())
+GENERIC = frozenset(_GENERIC_WORDS.split())  # question words and request verbs
 
 _lock = threading.Lock()
 _kiwi: Any = None
@@ -46,6 +52,18 @@ def warm_up() -> None:
 
 
 @lru_cache(maxsize=4096)
+def morphemes(text: str) -> tuple[tuple[str, str, str], ...]:
+    """(form, tag, lemma) of each morpheme of `text`; questions repeat, so remembered."""
+    return tuple((t.form, t.tag, t.lemma) for t in _analyser().tokenize(text))
+
+
+@lru_cache(maxsize=4096)
+def lemma_text(text: str) -> str:
+    """The morphemes of `text` separated by spaces, verbs and adjectives as lemmas (끝나다)."""
+    return " ".join(lemma for _, _, lemma in morphemes(text))
+
+
+@lru_cache(maxsize=4096)
 def content_terms(text: str) -> frozenset[str]:
     """The content terms of `text` (see the module docstring); questions repeat, so remembered."""
     return analyse(text)
@@ -62,7 +80,7 @@ def analyse(text: str) -> frozenset[str]:
             continue
         if token.tag == "SL" and len(term) > 3 and term.endswith("s") and not term.endswith("ss"):
             term = term[:-1]
-        if term not in _GENERIC:
+        if term not in GENERIC:
             found.add(term)
     return frozenset(found)
 
@@ -81,6 +99,6 @@ def name_hints(text: str) -> frozenset[str]:
             term = token.form.lower()
             if len(term) > 3 and term.endswith("s") and not term.endswith("ss"):
                 term = term[:-1]
-            if term not in _GENERIC:
+            if term not in GENERIC:
                 hints.add(term)
     return frozenset(hints)

@@ -1,0 +1,220 @@
+"""The relevance gate: whether the catalog holds anything about a question at all.
+
+A search always returns its best k, and a similarity alone does not say whether they fit:
+multilingual-e5 places every text around cosine 0.8 of every other, so a recipe question and a
+hackathon question both meet contests at 0.80-0.86. What does tell them apart was measured on the
+labelled questions of infra/seed/queries-dev.jsonl, the tuning set (docs/retrieval-quality.md has
+the table and the figures on questions nothing was tuned on):
+
+- the peak: how far the question's best match in the catalog stands above the rest, in standard
+  deviations of the question's cosines to a sample of the catalog (`z`). A catalog
+  question has one or a few items far above the rest; an off-topic one is a little close to
+  everything;
+- the words: the largest share of the question's content words (Kiwi: nouns, roots, numbers,
+  foreign words; not question words) that one of its ten closest items contains, by the keyword
+  side's own terms, sound keys of names included (`coverage`). Over the whole catalog instead, some
+  item holds "capital" and "Australia" and the question passes;
+- the routing cue: a word that names the catalog (대회, 기사, 북마크, hackathon, news...).
+
+A question passes when it carries a cue, or its peak reaches `z_min`, or its words are covered to
+`coverage_min` by one of its closest items. The numbers belong to the embedding model
+(its cosines spread differently); a model without calibrated numbers is not gated, with a warning.
+When nothing passes, the answer is a general one: no sources, no catalog context.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from pymongo.asynchronous.database import AsyncDatabase
+
+from chatbot_api.domain.routing import Rules, default_rules, matches, readable
+from chatbot_api.language import korean, names
+from chatbot_api.retrieval.keyword import document_terms, latin_names, name_words, tokenize
+from chatbot_api.retrieval.model import Collection
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    z_min: float  # peak of the question's cosines over the catalog, in standard deviations
+    coverage_min: float  # share of the content words one of the closest items contains
+
+
+# Calibrated on the tuning queries (make calibrate-relevance): off-topic peaks reach 2.93 and their
+# coverage 0.50; the catalog questions without a cue start at 3.00 or at coverage 0.60.
+CALIBRATED = {"multilingual-e5-small-q4": Thresholds(z_min=2.95, coverage_min=0.6)}
+BACKGROUND_SAMPLE = 2000  # vectors per collection: the spread of cosines, not the items
+BACKGROUND_REFRESH_SECONDS = 300.0
+# A catalog this small is read whole in milliseconds, and is likely still being loaded (make seed):
+# its sample follows it within seconds.
+SMALL_CATALOG, SMALL_CATALOG_REFRESH_SECONDS = 1000, 10.0
+NAME_SPELLINGS = 3  # catalog words added per name of a question
+CLOSEST = 10  # the items whose words are compared with the question's
+_BACKGROUND = (Collection.CONTESTS, Collection.NEWS)
+_NOT_CONTENT = korean.GENERIC | frozenset(("new", "latest", "recent", "thing", "things"))
+_LATIN = re.compile(r"[A-Za-z]+")
+_CAPITALISED_PAIR = re.compile(r"\b([A-Z][A-Za-z]*)[ -]([A-Z][A-Za-z]*)\b")
+_CONTENT_TAGS = frozenset(("NNG", "NNP", "NR", "SL", "SN", "SH", "XR", "VV", "VA"))
+
+
+@dataclass(frozen=True)
+class Evidence:
+    z: float
+    coverage: float
+    cue: bool
+
+
+class CatalogSample:
+    """A sample of the catalog (contests and news embedded with the query's model), re-read every
+    five minutes, every ten seconds while it is small: its vectors and keyword terms, which a
+    question is compared with whatever the search then returns, and its name lexicon (sound key ->
+    the words of the catalog with that key), through which a question's names find their spelling
+    in the other script."""
+
+    def __init__(self, db: AsyncDatabase[dict[str, Any]], model_name: str) -> None:
+        self._db = db
+        self.model_name = model_name
+        self._matrix = np.zeros((0, 0), dtype=np.float32)
+        self._terms: list[frozenset[str]] = []
+        self._lexicon: dict[str, set[str]] = {}
+        self._read_at = -BACKGROUND_REFRESH_SECONDS
+        self._lock = asyncio.Lock()
+
+    async def sample(self) -> tuple[np.ndarray, list[frozenset[str]]]:
+        """Unit vectors (one row per document) and each document's keyword terms."""
+        every = (BACKGROUND_REFRESH_SECONDS if len(self._matrix) >= SMALL_CATALOG
+                 else SMALL_CATALOG_REFRESH_SECONDS)
+        if time.monotonic() - self._read_at >= every and not self._lock.locked():
+            async with self._lock:
+                docs: list[dict[str, Any]] = []
+                for collection in _BACKGROUND:
+                    cursor = self._db[collection.value].find(
+                        {"embedding_model": self.model_name},
+                        {"_id": 0, "embedding_vector": 1, "embedding_text": 1}, limit=BACKGROUND_SAMPLE)
+                    docs += [d async for d in cursor if d.get("embedding_vector")]
+                # about a second of CPU for 4,000 documents: off the event loop
+                self._matrix, self._terms, self._lexicon = await asyncio.to_thread(_digest, docs)
+                self._read_at = time.monotonic()
+        return self._matrix, self._terms
+
+    async def spellings(self, question: str) -> list[str]:
+        """The catalog's spellings, in the other script, of the names in `question` ("Payroute"
+        gives 페이루트; "로그하버" gives LogHarbor), at most a few per name."""
+        await self.sample()
+        latin = latin_names(question)
+        found: list[str] = []
+        for word in name_words(question):
+            if word.isascii() and word not in latin:
+                continue
+            for key in names.query_keys(word):
+                # the shortest first: a name without the particles it was also seen with
+                found += sorted(self._lexicon.get(key, ()), key=lambda w: (len(w), w))[:NAME_SPELLINGS]
+        return [w for w in dict.fromkeys(found) if w.lower() not in question.lower()]
+
+
+def _digest(docs: list[dict[str, Any]]
+            ) -> tuple[np.ndarray, list[frozenset[str]], dict[str, set[str]]]:
+    """Unit vectors, keyword terms and the name lexicon of the sampled documents."""
+    terms: list[frozenset[str]] = []
+    lexicon: dict[str, set[str]] = {}
+    for doc in docs:
+        text = str(doc.get("embedding_text", ""))
+        terms.append(terms_of(text))
+        for word, spelled in lexicon_words(text):
+            for key in names.document_keys(word):
+                lexicon.setdefault(key, set()).add(spelled)
+    matrix = np.asarray([d["embedding_vector"] for d in docs], dtype=np.float32)
+    if len(matrix):
+        matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+    return matrix, terms, lexicon
+
+
+class RelevanceGate:
+    def __init__(self, background: CatalogSample, thresholds: Thresholds | None,
+                 rules: Rules | None = None) -> None:
+        self._background = background
+        self._thresholds = thresholds
+        self._rules = rules or default_rules()
+
+    @classmethod
+    def for_model(cls, sample: CatalogSample) -> RelevanceGate:
+        thresholds = CALIBRATED.get(sample.model_name)
+        if thresholds is None:
+            logger.warning("no relevance gate for embedding model %s (not calibrated): every search "
+                           "result is answered from", sample.model_name)
+        return cls(sample, thresholds)
+
+    async def evidence(self, question: str, vector: Sequence[float]) -> Evidence:
+        """The question's peak over the catalog, its words' coverage by its closest items, and
+        whether it names the catalog."""
+        text = readable(question)
+        cue = any(matches(p, text) for p in (self._rules.contest, self._rules.news,
+                                               self._rules.bookmarks))
+        matrix, terms = await self._background.sample()
+        if len(matrix) < 2:
+            return Evidence(0.0, 0.0, cue)
+        unit = np.asarray(vector, dtype=np.float32)
+        unit /= max(float(np.linalg.norm(unit)), 1e-12)
+        cosines = matrix @ unit
+        z = float((cosines.max() - cosines.mean()) / max(float(cosines.std()), 1e-6))
+        closest = np.argsort(-cosines)[:CLOSEST]
+        return Evidence(z, coverage(question, [terms[i] for i in closest]), cue)
+
+    async def passes(self, question: str, vector: Sequence[float]) -> bool:
+        """Whether the catalog has anything about `question` (always, for a model without
+        calibration)."""
+        t = self._thresholds
+        if t is None:
+            return True
+        e = await self.evidence(question, vector)
+        passed = e.cue or e.z >= t.z_min or e.coverage >= t.coverage_min
+        if not passed:
+            logger.debug("relevance gate: nothing fits (z %.2f, coverage %.2f)", e.z, e.coverage)
+        return passed
+
+
+def lexicon_words(text: str) -> list[tuple[str, str]]:
+    """The words of a catalog text that can be names in the lexicon, lower-cased and as written:
+    its Hangul words, and its Latin words written with a capital (Kafka, LogHarbor) and their pairs
+    (Narae Cloud); lower-case English words are ordinary words, whose consonants meet some Korean
+    word's by chance."""
+    spelled = {w.lower(): w for w in _LATIN.findall(text) if w[0].isupper()}
+    spelled |= {(a + b).lower(): f"{a} {b}" for a, b in _CAPITALISED_PAIR.findall(text)}
+    return [(w, spelled.get(w, w)) for w in name_words(text) if not w.isascii() or w in spelled]
+
+
+def content_words(question: str) -> list[str]:
+    """The words of a question that carry its topic (Kiwi's nouns, roots, numbers and foreign words,
+    without question words), lower-cased; foreign words as written."""
+    words = [form.lower() for form, tag, _ in korean.morphemes(question) if tag in _CONTENT_TAGS]
+    return list(dict.fromkeys(w for w in words if w not in _NOT_CONTENT and len(w) >= 1))
+
+
+def coverage(question: str, documents: Sequence[frozenset[str]]) -> float:
+    """The largest share of the question's content words that one document's terms contain."""
+    words = content_words(question)
+    if not words or not documents:
+        return 0.0
+    return max(sum(_contains(terms, w) for w in words) / len(words) for terms in documents)
+
+
+def terms_of(text: str) -> frozenset[str]:
+    """A document's keyword terms and the sound keys of its names."""
+    keys = [key for word in name_words(text) for key in names.document_keys(word)]
+    return frozenset(document_terms(text)).union(keys)
+
+
+def _contains(terms: frozenset[str], word: str) -> bool:
+    tokens = tokenize(word)
+    if tokens and all(t in terms for t in tokens):
+        return True
+    return any(key in terms for key in names.query_keys(word))
