@@ -334,3 +334,23 @@ async def test_odd_questions_get_an_answer_in_the_envelope(settings, message):
     assert r.status_code == 200, r.text
     data = r.json()["data"]
     assert data["mode"] in ("general", "retrieval-only") and data["response"].strip()
+
+
+@pytest.mark.parametrize("message", ["🙂🙂🙂🎉", "?!?!…!!", "...;;; ???"])
+async def test_a_question_of_only_emoji_or_punctuation_cites_nothing(settings, message):
+    cfg = chat_settings(settings, openai_api_key=None, chatbot_cache_ttl_seconds=0)
+    async with chat_client(cfg) as (api, _):
+        r = await api.post("/api/v1/chatbot", json={"message": message}, headers=auth(settings, "1001"))
+    data = r.json()["data"]
+    assert data["mode"] == "general" and data["sources"] == [], data
+
+
+async def test_full_width_letters_are_read_as_ascii(settings):
+    cfg = chat_settings(settings, openai_api_key=None, chatbot_cache_ttl_seconds=0)
+    async with chat_client(cfg) as (api, _):
+        wide, plain = [(await api.post("/api/v1/chatbot", json={"message": m},
+                                       headers=auth(settings, "1001"))).json()["data"]
+                       for m in ("ＡＩ ｈａｃｋａｔｈｏｎ 있어？", "AI hackathon 있어?")]
+    assert wide["sources"] and [s["documentId"] for s in wide["sources"]] == [
+        s["documentId"] for s in plain["sources"]]
+    assert wide["mode"] == plain["mode"] == "retrieval-only"

@@ -10,6 +10,7 @@ from chatbot_api.domain.conversation import (
     is_korean,
     normalize_message,
     normalize_title,
+    reading_form,
     window_history,
 )
 from techai_shared.errors import InvalidInput
@@ -78,3 +79,9 @@ def test_window_drops_an_answer_whose_question_did_not_fit():
 def test_token_counts_are_exact_o200k():
     # "hello world" is 2 tokens in o200k_base (as in tiktoken).
     assert TokenCounter().count("hello world") == 2
+
+
+def test_the_engine_reads_full_width_letters_and_digits_as_ascii():
+    assert reading_form("ＡＩ ｈａｃｋａｔｈｏｎ ２０２６ 있어？") == "AI hackathon 2026 있어?"
+    assert reading_form("㈜코드포지 해커톤") == "(주)코드포지 해커톤"
+    assert reading_form("블록체인 캠퍼스 챌린지") == "블록체인 캠퍼스 챌린지"  # Hangul as it was

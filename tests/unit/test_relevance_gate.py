@@ -58,3 +58,12 @@ def test_coverage_counts_content_words_and_names_in_the_other_script() -> None:
     terms = [terms_of(t) for t in TEXTS]
     assert coverage("카프카 해커톤", terms) == 1.0  # Kafka and Hackathon, spelt in Hangul
     assert coverage("how do I bake bread", terms) == 0.0
+
+
+async def test_a_question_without_a_letter_or_digit_never_passes() -> None:
+    matrix = _catalog()
+    gate = RelevanceGate(Sample(matrix, TEXTS), THRESHOLDS)
+    peak = matrix[1] + 0.5 * (matrix[1] - matrix.mean(axis=0)) * 10  # whatever its vector says
+    assert await gate.passes("Kafka?", peak)
+    assert not await gate.passes("?!?!…!!", peak)
+    assert not await gate.passes("🙂🙂🎉", peak)

@@ -37,6 +37,7 @@ from typing import Any
 from pymongo import AsyncMongoClient
 from pymongo.asynchronous.database import AsyncDatabase
 
+from chatbot_api.domain.conversation import reading_form
 from chatbot_api.domain.routing import RouteKind, RouteOptions, route
 from chatbot_api.retrieval.model import Collection, SearchHit
 from chatbot_api.retrieval.relevance import CatalogSample, RelevanceGate
@@ -131,7 +132,7 @@ async def run_query(retriever: CatalogRetriever, query: dict[str, Any],
                     gate: RelevanceGate | None = None) -> Outcome:
     """The query's first turn as chatbot-api searches it: small talk finds nothing; a catalog
     question is searched and goes through the relevance gate."""
-    text = query["query"]
+    text = reading_form(query["query"])
     hits: list[SearchHit] = []
     if route(text, RouteOptions()).kind is RouteKind.CATALOG:
         vector = await embedder.embed_query(text)
@@ -194,7 +195,7 @@ async def print_evidence(gate: RelevanceGate, embedder: Embedder,
     print(f"{'id':<14}{'kind':<18}{'cue':>4}{'z':>7}{'coverage':>10}  passes")
     rows = []
     for query in queries:
-        text = query["query"]
+        text = reading_form(query["query"])
         if route(text, RouteOptions()).kind is not RouteKind.CATALOG:
             continue
         vector = await embedder.embed_query(text)

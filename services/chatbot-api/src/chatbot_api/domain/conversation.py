@@ -56,6 +56,13 @@ def normalize_message(raw: str) -> str:
     return text
 
 
+def reading_form(question: str) -> str:
+    """What the engine reads of a question (routing, verified answers, search): its NFKC form, so
+    full-width letters and digits read as ASCII ("ＡＩ" as "AI") and compatibility characters as
+    their plain spelling. The question as typed is what is stored and shown."""
+    return unicodedata.normalize("NFKC", question)
+
+
 def clean_text(raw: str) -> str:
     """Control and format characters stripped, whitespace collapsed to single spaces, trimmed."""
     return _WHITESPACE.sub(" ", _strip_controls(raw)).strip()

@@ -17,7 +17,8 @@ the table and the figures on questions nothing was tuned on):
 - the routing cue: a word that names the catalog (대회, 기사, 북마크, hackathon, news...).
 
 A question passes when it carries a cue, or its peak reaches `z_min`, or its words are covered to
-`coverage_min` by one of its closest items. The numbers belong to the embedding model
+`coverage_min` by one of its closest items; one without a letter or a digit (only emoji or
+punctuation) never does. The numbers belong to the embedding model
 (its cosines spread differently); a model without calibrated numbers is not gated, with a warning.
 When nothing passes, the answer is a general one: no sources, no catalog context.
 """
@@ -175,6 +176,8 @@ class RelevanceGate:
         t = self._thresholds
         if t is None:
             return True
+        if not any(c.isalnum() for c in question):  # only emoji or punctuation: no topic at all
+            return False
         e = await self.evidence(question, vector)
         passed = e.cue or e.z >= t.z_min or e.coverage >= t.coverage_min
         if not passed:

@@ -30,7 +30,13 @@ from chatbot_api.domain.compose import (
     small_talk_answer,
 )
 from chatbot_api.domain.context import Budget, context_block, fit_prompt, source_of
-from chatbot_api.domain.conversation import ChatTurn, is_korean, normalize_message, window_history
+from chatbot_api.domain.conversation import (
+    ChatTurn,
+    is_korean,
+    normalize_message,
+    reading_form,
+    window_history,
+)
 from chatbot_api.domain.routing import Route, RouteKind, RouteOptions, route
 from chatbot_api.domain.usage import Pricing, TokenUsage, usage_day
 from chatbot_api.retrieval.model import SearchHit
@@ -109,6 +115,11 @@ class Prepared:
     cached: CachedAnswer | None = None
     verified: Match | None = None
     quota: Quota | None = None
+
+    @property
+    def reading(self) -> str:
+        """The question as the engine reads it (domain.conversation.reading_form)."""
+        return reading_form(self.question)
 
 
 @dataclass(frozen=True)
@@ -217,8 +228,9 @@ class ChatService:
             await self._session_and_history(conversation_id, principal.user_id)
             if conversation_id else (None, [], []))
         previous = _previous(stored)
-        the_route = route(question, RouteOptions(options.include_contests, options.include_news,
-                                                 options.include_bookmarks),
+        the_route = route(reading_form(question),
+                          RouteOptions(options.include_contests, options.include_news,
+                                       options.include_bookmarks),
                           has_previous=previous is not None)
         p = Prepared(principal.user_id, question, is_korean(question), session,
                      session.session_id if session else new_id(), the_route, [], quota=quota)
@@ -231,7 +243,7 @@ class ChatService:
             if p.cached is not None:
                 return p
         if the_route.kind is RouteKind.CATALOG:
-            found = await self._finder.find(question, principal.user_id, the_route, previous,
+            found = await self._finder.find(p.reading, principal.user_id, the_route, previous,
                                             options.max_results, options.min_similarity_score)
             p.hits, p.retrieval_failed, p.outside = found.hits, found.failed, found.outside
         fitted = fit_prompt(ChatTurn("system", self._system_prompt), history, p.hits,
@@ -249,10 +261,10 @@ class ChatService:
                 or the_route.follow_up):
             return False
         try:
-            p.verified = await self._verified.match(p.question)
+            p.verified = await self._verified.match(p.reading)
             if p.verified is None:
                 return False
-            hits = await self._finder.items(p.verified.answer.sources, p.question)
+            hits = await self._finder.items(p.verified.answer.sources, p.reading)
         except Exception as exc:  # the store or the embedder: answer without it
             logger.warning("verified answers not checked: %s: %s", type(exc).__name__, exc)
             p.verified = None
