@@ -8,6 +8,7 @@ from chatbot_api.retrieval.relevance import (
     CatalogSample,
     RelevanceGate,
     Thresholds,
+    _digest,
     coverage,
     terms_of,
 )
@@ -67,3 +68,15 @@ async def test_a_question_without_a_letter_or_digit_never_passes() -> None:
     assert await gate.passes("Kafka?", peak)
     assert not await gate.passes("?!?!…!!", peak)
     assert not await gate.passes("🙂🙂🎉", peak)
+
+
+def test_a_refresh_reads_only_the_texts_it_has_not_read_before() -> None:
+    docs = [{"embedding_vector": [1.0, 0.0], "embedding_text": t} for t in TEXTS[:2]]
+    _, terms, lexicon, known = _digest(docs, {})
+    assert terms == [terms_of(t) for t in TEXTS[:2]] and any("Kafka" in w for w in lexicon.values())
+    marked = {k: (frozenset({"held"}), ()) for k in known}  # what a first read left
+    changed = [docs[0], {"embedding_vector": [0.0, 1.0], "embedding_text": TEXTS[2]}]
+    _, terms, _, known = _digest(changed, marked)
+    assert terms[0] == frozenset({"held"})  # unchanged text: not read again
+    assert terms[1] == terms_of(TEXTS[2])  # a new text is read
+    assert len(known) == 2  # texts no longer sampled are forgotten

@@ -23,6 +23,7 @@ from chatbot_api.retrieval.keyword import RRF_K, fused_ranks, rank_array, rank_v
 from chatbot_api.retrieval.model import ACTIVE_CONTEST_STATUSES, Collection, SearchHit
 
 _WORDS = re.compile(r"[a-z0-9]+")
+NAME_CANDIDATES = 100  # the keyword side's best documents whose titles are read for names
 
 
 @dataclass(frozen=True)
@@ -46,9 +47,12 @@ def fuse(
     query_text: str,
     weights: FusionWeights,
     names: Sequence[str] = (),
+    ended: np.ndarray | None = None,
 ) -> np.ndarray:
     """The fused rank value of each of `docs` (higher is better); `keyword_ranks` is 1-based, None
-    (or 0 in an array) where the keyword side did not match the document."""
+    (or 0 in an array) where the keyword side did not match the document. `ended` marks the ended
+    contests among `docs` where the caller holds it already (the index, whose `docs` read each
+    document only on demand); otherwise it is read from the documents' status."""
     rankings: list[Sequence[int | None] | np.ndarray] = [rank_array(similarities), keyword_ranks]
     factors = [weights.vector, weights.keyword]
     intent = read_intent(query_text)
@@ -59,8 +63,10 @@ def fuse(
     if names:
         # every item whose title holds one of the question's names shares rank 1: a name is the
         # surest sign of the item meant, and one rare keyword is worth only one rank on BM25's side
-        # (only those the keyword side matched: a title holding the name matched it)
-        matched = np.flatnonzero(rank_values(keyword_ranks) > 0)
+        # (only among the keyword side's best NAME_CANDIDATES: a title holding a name ranks high
+        # there, and a name in thousands of documents tells none of them apart)
+        ranks = rank_values(keyword_ranks)
+        matched = np.flatnonzero((ranks > 0) & (ranks <= NAME_CANDIDATES))
         named = np.zeros(len(docs), dtype=np.int64)
         named[[int(i) for i in matched if _names_in(docs[int(i)], names)]] = 1
         rankings.append(named)
@@ -74,7 +80,9 @@ def fuse(
     if collection is Collection.CONTESTS and not statuses:
         # an ended contest loses what a first rank is worth times `ended`: below active contests
         # and news of the same standing, above those clearly worse (a question naming it)
-        ended = np.asarray([d.get("status") not in ACTIVE_CONTEST_STATUSES for d in docs])
+        if ended is None:
+            ended = np.asarray([d.get("status") not in ACTIVE_CONTEST_STATUSES for d in docs],
+                               dtype=bool)
         fused[ended] -= weights.ended / (weights.k + 1)
     return fused
 
@@ -99,10 +107,10 @@ def fused_hits(collection: Collection, docs: Sequence[dict[str, Any]],
                similarities: Sequence[float] | np.ndarray,
                keyword_ranks: Sequence[int | None] | np.ndarray, query_text: str,
                weights: FusionWeights, min_score: float, limit: int,
-               names: Sequence[str] = ()) -> list[SearchHit]:
+               names: Sequence[str] = (), ended: np.ndarray | None = None) -> list[SearchHit]:
     """The best `limit` of `docs` as hits, in fused order: what every strategy returns once it
     has ranked its candidates its own way."""
-    fused = fuse(collection, docs, similarities, keyword_ranks, query_text, weights, names)
+    fused = fuse(collection, docs, similarities, keyword_ranks, query_text, weights, names, ended)
     return [to_hit(collection, docs[i], float(similarities[i]), float(fused[i]))
             for i in best(fused, similarities, min_score, limit)]
 

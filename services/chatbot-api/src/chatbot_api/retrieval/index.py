@@ -370,7 +370,7 @@ def _search(shard: _Shard, query: np.ndarray, query_text: str, limit: int, min_s
     keyword = _bm25(shard, kept, keyword_query(query_text))
     return fused_hits(shard.collection, _Held(shard.slots, kept), similarities,
                       rank_array(keyword, positive_only=True), query_text, weights, min_score, limit,
-                      filters.names)
+                      filters.names, ended=~shard.active[kept])
 
 
 class _Held(Sequence[dict[str, Any]]):

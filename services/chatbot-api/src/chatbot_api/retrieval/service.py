@@ -119,14 +119,13 @@ class CatalogRetriever:
             return []
         filters = filters or SearchFilters()
         strategy = await self.strategy()
+        # names in the other script join the keyword side's query; the question is not embedded
+        # again with them (a second embedding per question cost 100 ms of p95 at 10 users in
+        # make bench for one question more found on validation 1: docs/retrieval-quality.md)
         extra = await self.sample.spellings(query) if self.sample is not None else []
         text = " ".join([query, *extra])
-        vector: Sequence[float]
-        if extra:  # names in the other script: both sides search with them
-            vector = await self._embedder.embed_query(text)
-        else:
-            vector = (query_vector if query_vector is not None
-                      else await self._embedder.embed_query(query))
+        vector = (query_vector if query_vector is not None
+                  else await self._embedder.embed_query(query))
         filters = dataclasses.replace(filters, names=tuple(
             {*latin_names(query), *(w.lower() for w in extra)}))
         found = await asyncio.gather(*(
