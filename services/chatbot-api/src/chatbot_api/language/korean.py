@@ -7,7 +7,7 @@ model).
 - `content_terms`: lemmas of nouns, verbs, adjectives, numbers and foreign words, without question
   words and request verbs ("언제", "알려주다", "when", "tell"); Latin words lower-cased, a plural
   -s dropped. The verified-answer match compares these.
-- `nouns`: the nouns of a text (what the keyword side indexes besides character bigrams).
+- `name_hints`: the Latin words of a question that look like names.
 
 One Kiwi per process (about 300 MB), built and warmed up at start (about a second, off the
 request path); a question then takes under a millisecond.
@@ -16,6 +16,7 @@ request path); a question then takes under a millisecond.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -65,20 +66,25 @@ def lemma_text(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def content_terms(text: str) -> frozenset[str]:
-    """The content terms of `text` (see the module docstring); questions repeat, so remembered."""
-    return analyse(text)
+    """The content terms of `text` (see the module docstring); questions repeat, so remembered,
+    and read from the question's remembered morphemes."""
+    return _content_terms((form, tag) for form, tag, _ in morphemes(text))
 
 
 def analyse(text: str) -> frozenset[str]:
     """content_terms() without the memory (for many texts read once, such as titles)."""
+    return _content_terms((t.form, t.tag) for t in _analyser().tokenize(text))
+
+
+def _content_terms(tokens: Iterable[tuple[str, str]]) -> frozenset[str]:
     found: set[str] = set()
-    for token in _analyser().tokenize(text):
-        if token.tag not in _TAGS:
+    for form, tag in tokens:
+        if tag not in _TAGS:
             continue
-        term = token.form.lower()
-        if token.tag == "SL" and len(term) < 2:  # the s of "what's", the t of "don't"
+        term = form.lower()
+        if tag == "SL" and len(term) < 2:  # the s of "what's", the t of "don't"
             continue
-        if token.tag == "SL" and len(term) > 3 and term.endswith("s") and not term.endswith("ss"):
+        if tag == "SL" and len(term) > 3 and term.endswith("s") and not term.endswith("ss"):
             term = term[:-1]
         if term not in GENERIC:
             found.add(term)
@@ -92,11 +98,11 @@ def name_hints(text: str) -> frozenset[str]:
     English one ("When is the Blue Harbor CTF final?"); lower-cased like content_terms."""
     korean = any("\uac00" <= ch <= "\ud7a3" for ch in text)
     hints: set[str] = set()
-    for i, token in enumerate(_analyser().tokenize(text)):
-        if token.tag != "SL" or len(token.form) < 2:
+    for i, (form, tag, _) in enumerate(morphemes(text)):
+        if tag != "SL" or len(form) < 2:
             continue
-        if korean or (i > 0 and token.form[0].isupper()):
-            term = token.form.lower()
+        if korean or (i > 0 and form[0].isupper()):
+            term = form.lower()
             if len(term) > 3 and term.endswith("s") and not term.endswith("ss"):
                 term = term[:-1]
             if term not in GENERIC:
