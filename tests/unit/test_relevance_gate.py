@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
 import numpy as np
 
+from chatbot_api.retrieval.model import Collection
 from chatbot_api.retrieval.relevance import (
+    QUESTION_BANK,
     CatalogSample,
+    QuestionBank,
     RelevanceGate,
     Thresholds,
     _digest,
     coverage,
+    rarest_name,
     terms_of,
 )
 
@@ -26,7 +34,7 @@ class Sample(CatalogSample):
 
 TEXTS = ["쿠버네티스 장애 대응 챌린지", "Kafka Streaming Hackathon 2027", "블루하버 CTF 본선",
          "PostgreSQL 19 released", "누리AI 하늘-3 출시"]
-THRESHOLDS = Thresholds(z_min=2.0, coverage_min=0.6)
+THRESHOLDS = Thresholds(z_min=2.0, coverage_min=0.6, name_documents_max=1, general_votes_min=3)
 
 
 def _catalog() -> np.ndarray:
@@ -80,3 +88,103 @@ def test_a_refresh_reads_only_the_texts_it_has_not_read_before() -> None:
     assert terms[0] == frozenset({"held"})  # unchanged text: not read again
     assert terms[1] == terms_of(TEXTS[2])  # a new text is read
     assert len(known) == 2  # texts no longer sampled are forgotten
+
+
+async def test_a_request_for_advice_passes_on_a_cue_but_not_on_its_words_alone() -> None:
+    matrix = _catalog()
+    gate = RelevanceGate(Sample(matrix, TEXTS), THRESHOLDS)
+    middle = matrix.mean(axis=0)
+    assert await gate.passes("쿠버네티스 장애 대응", middle)  # an item's words
+    assert (await gate.evidence("쿠버네티스 장애 대응 방법 알려줘", middle)).request
+    assert not await gate.passes("쿠버네티스 장애 대응 방법 알려줘", middle)  # a how-to
+    assert not await gate.passes("How do I fix a Kafka streaming bug?", middle)
+    assert await gate.passes("쿠버네티스 장애 대응 챌린지 추천해줘", middle)  # names the catalog
+
+
+async def test_a_name_few_documents_hold_lets_a_question_pass() -> None:
+    matrix = _catalog()
+    gate = RelevanceGate(Sample(matrix, TEXTS), THRESHOLDS)
+    middle = matrix.mean(axis=0)
+    assert rarest_name("Did PostgreSQL ship something big?", [terms_of(t) for t in TEXTS]) == 1
+    assert rarest_name("Did Oracle ship something big?", [terms_of(t) for t in TEXTS]) == 0
+    assert await gate.passes("Did PostgreSQL ship something big?", middle)
+    assert not await gate.passes("Did Oracle ship something big?", middle)  # no item holds it
+    assert not await gate.passes("How do I tune PostgreSQL?", middle)  # a how-to that names it
+
+
+async def test_a_search_of_the_users_own_items_passes_unless_it_asks_for_advice() -> None:
+    matrix = _catalog()
+    gate = RelevanceGate(Sample(matrix, TEXTS), THRESHOLDS)
+    middle = matrix.mean(axis=0)
+    question = "교육자료에 넣기로 한 거"
+    assert not await gate.passes(question, middle)
+    assert await gate.passes(question, middle, [Collection.BOOKMARKS])
+    assert not await gate.passes(question, middle, [Collection.BOOKMARKS, Collection.NEWS])
+    assert not await gate.passes("김치찌개 맛있게 끓이는 법", middle, [Collection.BOOKMARKS])
+
+
+class Vectors:
+    """An embedder of fixed vectors: each text's is given."""
+
+    model_name, dimensions = "test-model", 8
+
+    def __init__(self, vectors: dict[str, np.ndarray]) -> None:
+        self.vectors = vectors
+        self.queries: list[str] = []
+
+    async def embed_passages(self, texts: Sequence[str]) -> list[list[float]]:
+        return [list(map(float, self.vectors[t])) for t in texts]
+
+    async def embed_query(self, text: str) -> list[float]:
+        self.queries.append(text)
+        return list(map(float, self.vectors[text]))
+
+    async def warm_up(self) -> None:
+        return None
+
+
+def _bank(general_at: np.ndarray, catalog_at: np.ndarray) -> tuple[QuestionBank, Vectors]:
+    """Five general questions around `general_at`, five catalog ones around `catalog_at`."""
+    rng = np.random.default_rng(3)
+    examples = [(f"general {i}", True) for i in range(5)] + [(f"catalog {i}", False)
+                                                              for i in range(5)]
+    vectors = {text: (general_at if general else catalog_at) + rng.normal(scale=0.01, size=8)
+               for text, general in examples}
+    embedder = Vectors(vectors)
+    return QuestionBank(embedder, examples), embedder
+
+
+async def test_the_closest_labelled_questions_vote_on_the_kind_of_question() -> None:
+    matrix = _catalog()
+    middle = matrix.mean(axis=0)
+    general_at = middle + np.eye(8)[0] * 3
+    bank, embedder = _bank(general_at, middle + np.eye(8)[1] * 3)
+    gate = RelevanceGate(Sample(matrix, TEXTS), THRESHOLDS, bank=bank)
+    assert not gate.ready
+    # asked like the general questions: fails, whatever catalog word it carries
+    assert (await gate.evidence("Our hackathon team fell apart", general_at)).votes == 5
+    assert not await gate.passes("Our hackathon team fell apart", general_at)
+    assert gate.ready and len(embedder.queries) == 10  # the bank is embedded once
+    # asked like the catalog questions: passes with no other signal
+    assert await gate.passes("What did they ship?", middle + np.eye(8)[1] * 3)
+    await gate.passes("What did they ship?", middle + np.eye(8)[1] * 3)
+    assert len(embedder.queries) == 10
+
+
+async def test_the_bank_is_read_without_the_questions_left_out(tmp_path: Path) -> None:
+    path = tmp_path / "bank.jsonl"
+    path.write_text('{"question": "a", "general": true}\n{"question": "b", "general": false}\n',
+                    encoding="utf-8")
+    embedder = Vectors({"a": np.eye(8)[0], "b": np.eye(8)[1]})
+    assert len(QuestionBank.read(embedder, path)) == 2
+    bank = QuestionBank.read(embedder, path, leave_out=frozenset({"a"}))
+    assert len(bank) == 1 and await bank.general_votes(np.eye(8)[0]) == 0
+    assert await QuestionBank(embedder, []).general_votes(np.eye(8)[0]) is None
+
+
+def test_the_bank_shipped_with_chatbot_api_holds_both_kinds_each_question_once() -> None:
+    rows = [json.loads(line) for line in QUESTION_BANK.read_text(encoding="utf-8").splitlines()]
+    general = sum(bool(r["general"]) for r in rows)
+    assert len(QuestionBank.read(Vectors({}))) == len(rows) >= 200
+    assert 50 <= general <= len(rows) - 100
+    assert len({r["question"] for r in rows}) == len(rows)

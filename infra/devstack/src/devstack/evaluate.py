@@ -136,10 +136,10 @@ async def run_query(retriever: CatalogRetriever, query: dict[str, Any],
     hits: list[SearchHit] = []
     if route(text, RouteOptions()).kind is RouteKind.CATALOG:
         vector = await embedder.embed_query(text)
-        if gate is None or await gate.passes(text, vector):
-            hits = await retriever.search(text, str(query["userId"]),
-                                          collections_of(query.get("options", {})), max_results=K,
-                                          query_vector=vector)
+        collections = collections_of(query.get("options", {}))
+        if gate is None or await gate.passes(text, vector, collections):
+            hits = await retriever.search(text, str(query["userId"]), collections,
+                                          max_results=K, query_vector=vector)
     got = [(hit.collection.value, hit.document_id) for hit in hits]
     expected = [(e["collection"], e["id"]) for e in query.get("expected", [])]
     ranks = [got.index(e) + 1 for e in expected if e in got]
@@ -192,7 +192,8 @@ def print_report(groups: dict[str, Group], offtopic: float = 0.0) -> None:
 async def print_evidence(gate: RelevanceGate, embedder: Embedder,
                          queries: list[dict[str, Any]]) -> None:
     """Each catalog-routed question's gate evidence, one line each, by kind then id."""
-    print(f"{'id':<14}{'kind':<18}{'cue':>4}{'z':>7}{'coverage':>10}  passes")
+    print(f"{'id':<14}{'kind':<18}{'cue':>4}{'z':>7}{'coverage':>10}{'named':>7}{'request':>9}"
+          f"{'general':>9}  passes")
     rows = []
     for query in queries:
         text = reading_form(query["query"])
@@ -200,10 +201,12 @@ async def print_evidence(gate: RelevanceGate, embedder: Embedder,
             continue
         vector = await embedder.embed_query(text)
         e = await gate.evidence(text, vector)
-        rows.append((query.get("kind", "?"), query.get("id", "?"), e, await gate.passes(text, vector)))
+        passed = await gate.passes(text, vector, collections_of(query.get("options", {})))
+        rows.append((query.get("kind", "?"), query.get("id", "?"), e, passed))
     for kind, qid, e, passed in sorted(rows, key=lambda r: (r[0], r[1])):
-        print(f"{qid:<14}{kind:<18}{'yes' if e.cue else '-':>4}{e.z:>7.2f}{e.coverage:>10.2f}  "
-              f"{'yes' if passed else 'no'}")
+        print(f"{qid:<14}{kind:<18}{'yes' if e.cue else '-':>4}{e.z:>7.2f}{e.coverage:>10.2f}"
+              f"{e.named or '-':>7}{'yes' if e.request else '-':>9}"
+              f"{'-' if e.votes is None else e.votes:>9}  {'yes' if passed else 'no'}")
 
 
 async def evaluate(mongo_url: str, queries_path: Path, seed_dir: Path,
@@ -216,8 +219,10 @@ async def evaluate(mongo_url: str, queries_path: Path, seed_dir: Path,
         owners = {d["id"]: str(d["userId"]) for d in read_jsonl(seed_dir / SEED_FILES[BOOKMARKS])}
         sample = CatalogSample(db, embedder.model_name)
         retriever = CatalogRetriever(db, embedder, sample=sample)
-        gate = RelevanceGate.for_model(sample)
         queries = read_jsonl(queries_path)
+        # the set's own questions are left out of the question bank: each would find itself
+        gate = RelevanceGate.for_model(sample, embedder,
+                                       leave_out=frozenset(q["query"] for q in queries))
         if evidence:
             await print_evidence(gate, embedder, queries)
             return

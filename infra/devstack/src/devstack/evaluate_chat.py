@@ -21,6 +21,8 @@ from pymongo import AsyncMongoClient
 
 from chatbot_api.adapters.llm import UnconfiguredModel
 from chatbot_api.bootstrap import build_chat, unit_of_work
+from chatbot_api.retrieval.relevance import CatalogSample, RelevanceGate
+from chatbot_api.retrieval.service import CatalogRetriever
 from chatbot_api.service_layer.chat import ChatOptions, ChatService
 from chatbot_api.settings import ChatbotSettings
 from devstack.evaluate import (
@@ -112,7 +114,14 @@ async def run_all(settings: ChatbotSettings, queries: list[dict[str, Any]], seed
         if load:
             await load_catalog(mongo[settings.mongodb_database], embedder, seed_dir)
         owners = {d["id"]: str(d["userId"]) for d in read_jsonl(seed_dir / SEED_FILES[BOOKMARKS])}
-        chat = build_chat(settings, unit_of_work(engine), mongo, redis, UnconfiguredModel(), embedder, utcnow)
+        db = mongo[settings.mongodb_database]
+        sample = CatalogSample(db, embedder.model_name)
+        # the queries' own questions are left out of the question bank: each would find itself
+        gate = RelevanceGate.for_model(sample, embedder,
+                                       leave_out=frozenset(q["query"] for q in queries))
+        chat = build_chat(settings, unit_of_work(engine), mongo, redis, UnconfiguredModel(),
+                          embedder, utcnow, CatalogRetriever(db, embedder, sample=sample),
+                          gate=gate)
         return [await cite(chat, q, owners) for q in queries]
     finally:
         await redis.aclose()

@@ -56,6 +56,7 @@ class Services:
     model: ChatModel
     retriever: CatalogRetriever
     verified: VerifiedAnswers
+    gate: RelevanceGate
 
     def readiness_checks(self) -> dict[str, ReadinessCheck]:
         async def mongo() -> None:
@@ -76,10 +77,16 @@ class Services:
             if self.verified.enabled and not self.verified.ready:
                 raise RuntimeError("the verified answers are loading")
 
+        async def gate() -> None:
+            self.gate.start()  # again, if the embedding failed
+            if not self.gate.ready:
+                raise RuntimeError("the relevance gate is embedding its question bank")
+
         return {"database": database, "mongodb": mongo, "redis": redis, "catalog": catalog,
-                "verified": verified}
+                "verified": verified, "relevance_gate": gate}
 
     async def close(self) -> None:
+        await self.gate.close()
         await self.verified.close()
         await self.retriever.close()
         await self.chat.drain()
@@ -126,13 +133,15 @@ def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,
                mongo: AsyncMongoClient[dict[str, Any]], redis: Redis, model: ChatModel,
                embedder: Embedder, clock: Clock,
                retriever: CatalogRetriever | None = None,
-               verified: VerifiedAnswers | None = None) -> ChatService:
+               verified: VerifiedAnswers | None = None,
+               gate: RelevanceGate | None = None) -> ChatService:
     """The chat use case over its adapters (also used by devstack's evaluate_chat)."""
     db = mongo[settings.mongodb_database]
     embedder = embedder if isinstance(embedder, MemoEmbedder) else MemoEmbedder(embedder)
     retriever = retriever or CatalogRetriever(db, embedder,
                                               sample=CatalogSample(db, embedder.model_name))
     sample = retriever.sample or CatalogSample(db, embedder.model_name)
+    gate = gate or RelevanceGate.for_model(sample, embedder)
     prices = pricing(settings, warn=model.configured)
     titles = (TitleWriter(model, uow, load_prompt("title", settings.chatbot_title_prompt_version),
                           prices, clock)
@@ -145,7 +154,7 @@ def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,
         tokens=TokenCounter(),
         clock=clock,
         finder=CatalogFinder(retriever, CatalogLookup(db), embedder,
-                             gate=RelevanceGate.for_model(sample)),
+                             gate=gate),
         cache=ResponseCache(redis, db, settings.chatbot_cache_ttl_seconds,
                             settings.chatbot_cache_prefix),
         pricing=prices,
@@ -167,10 +176,14 @@ def bootstrap(settings: ChatbotSettings, model: ChatModel | None = None,
     db = mongo[settings.mongodb_database]
     retriever = CatalogRetriever(db, embedder, sample=CatalogSample(db, embedder.model_name))
     verified = verified_answers(settings, mongo, embedder, clock)
-    chat = build_chat(settings, uow, mongo, redis, model, embedder, clock, retriever, verified)
+    gate = RelevanceGate.for_model(retriever.sample or CatalogSample(db, embedder.model_name),
+                                   embedder)
+    chat = build_chat(settings, uow, mongo, redis, model, embedder, clock, retriever, verified,
+                      gate)
     sessions = SessionService(uow, MongoReadModel(mongo[settings.mongodb_database]), clock)
     relay.start()
     retriever.start()
+    gate.start()
     verified.start()
     return Services(settings, chat, sessions, FeedbackService(uow, clock), engine, mongo, redis,
-                    relay, model, retriever, verified)
+                    relay, model, retriever, verified, gate)

@@ -65,6 +65,7 @@ class Rules:
     contest: tuple[re.Pattern[str], ...]
     news: tuple[re.Pattern[str], ...]
     bookmarks: tuple[re.Pattern[str], ...]
+    requests: tuple[re.Pattern[str], ...]
     follow_up: tuple[re.Pattern[str], ...]
     short_question_chars: int
     similar_question_cosine: float
@@ -88,6 +89,7 @@ def parse_rules(data: dict[str, Any]) -> Rules:
         contest=_compile(data["catalog"]["contest"]),
         news=_compile(data["catalog"]["news"]),
         bookmarks=_compile(data["catalog"]["bookmarks"]),
+        requests=_compile(data["requests"]["patterns"]),
         follow_up=_compile(data["follow_up"]["patterns"]),
         short_question_chars=int(data["follow_up"]["short_question_chars"]),
         similar_question_cosine=float(data["follow_up"]["similar_question_cosine"]),

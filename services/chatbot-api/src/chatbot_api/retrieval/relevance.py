@@ -2,10 +2,14 @@
 
 A search always returns its best k, and a similarity alone does not say whether they fit:
 multilingual-e5 places every text around cosine 0.8 of every other, so a recipe question and a
-hackathon question both meet contests at 0.80-0.86. What does tell them apart was measured on the
-labelled questions of infra/seed/queries-dev.jsonl, the tuning set (docs/retrieval-quality.md has
-the table and the figures on questions nothing was tuned on):
+hackathon question both meet contests at 0.80-0.86. What does tell them apart was measured on
+labelled questions (docs/retrieval-quality.md has the sets, what was tuned on which, and the figures
+on questions nothing was tuned on):
 
+- the vote: the kind (catalog or general) of the question's NEIGHBOURS closest labelled questions
+  of the question bank (question_bank.jsonl). A question asked like the general ones ("How do I
+  make strawberry jam?") is general whatever words it shares with the catalog; one whose
+  neighbours are all catalog questions is a catalog question;
 - the peak: how far the question's best match in the catalog stands above the rest, in standard
   deviations of the question's cosines to a sample of the catalog (`z`). A catalog
   question has one or a few items far above the rest; an off-topic one is a little close to
@@ -14,24 +18,32 @@ the table and the figures on questions nothing was tuned on):
   foreign words; not question words) that one of its ten closest items contains, by the keyword
   side's own terms, sound keys of names included (`coverage`). Over the whole catalog instead, some
   item holds "capital" and "Australia" and the question passes;
-- the routing cue: a word that names the catalog (대회, 기사, 북마크, hackathon, news...).
+- a name: a Latin word of the question written like a name that at most a few documents hold
+  (Loopwise, SecureGate, pgvector);
+- the routing cue: a word that names the catalog (대회, 기사, 북마크, hackathon, news...);
+- a request: asking for advice, instructions, a recommendation or a piece of writing (방법,
+  추천해줘, how do I, should I...), which a general assistant is asked.
 
-A question passes when it carries a cue, or its peak reaches `z_min`, or its words are covered to
-`coverage_min` by one of its closest items; one without a letter or a digit (only emoji or
-punctuation) never does. The numbers belong to the embedding model
-(its cosines spread differently); a model without calibrated numbers is not gated, with a warning.
-When nothing passes, the answer is a general one: no sources, no catalog context.
+A question fails when most of its neighbours are general ones. Otherwise it passes on a cue, on
+neighbours that are all catalog questions or on its peak; on its words, a name, or a search of the
+user's own bookmarks alone, unless it is a request. A question without a letter or a digit (only
+emoji or punctuation) never passes. The numbers belong to the embedding model (its cosines spread
+differently); a model without calibrated numbers is not gated, with a warning. When nothing passes,
+the answer is a general one: no sources, no catalog context.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
+import json
 import logging
 import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -41,6 +53,7 @@ from chatbot_api.domain.routing import Rules, default_rules, matches, readable
 from chatbot_api.language import korean, names
 from chatbot_api.retrieval.keyword import document_terms, latin_names, name_words, tokenize
 from chatbot_api.retrieval.model import Collection
+from techai_shared.embeddings import Embedder
 
 logger = logging.getLogger(__name__)
 
@@ -49,11 +62,14 @@ logger = logging.getLogger(__name__)
 class Thresholds:
     z_min: float  # peak of the question's cosines over the catalog, in standard deviations
     coverage_min: float  # share of the content words one of the closest items contains
+    name_documents_max: int  # a name of the question held by this many documents or fewer
+    general_votes_min: int  # of the question's NEIGHBOURS closest labelled questions, general ones
 
 
 # Calibrated on the tuning queries (make calibrate-relevance): off-topic peaks reach 2.93 and their
 # coverage 0.50; the catalog questions without a cue start at 3.00 or at coverage 0.60.
-CALIBRATED = {"multilingual-e5-small-q4": Thresholds(z_min=2.95, coverage_min=0.6)}
+CALIBRATED = {"multilingual-e5-small-q4": Thresholds(z_min=2.95, coverage_min=0.6,
+                                                          name_documents_max=3, general_votes_min=3)}
 BACKGROUND_SAMPLE = 2000  # vectors per collection: the spread of cosines, not the items
 BACKGROUND_REFRESH_SECONDS = 300.0
 # A catalog this small is read whole in milliseconds, and is likely still being loaded (make seed):
@@ -61,6 +77,8 @@ BACKGROUND_REFRESH_SECONDS = 300.0
 SMALL_CATALOG, SMALL_CATALOG_REFRESH_SECONDS = 1000, 10.0
 NAME_SPELLINGS = 3  # catalog words added per name of a question
 CLOSEST = 10  # the items whose words are compared with the question's
+QUESTION_BANK = Path(__file__).with_name("question_bank.jsonl")
+NEIGHBOURS = 5  # labelled questions that vote on a question's kind
 _BACKGROUND = (Collection.CONTESTS, Collection.NEWS)
 _NOT_CONTENT = korean.GENERIC | frozenset(("new", "latest", "recent", "thing", "things"))
 _LATIN = re.compile(r"[A-Za-z]+")
@@ -73,6 +91,9 @@ class Evidence:
     z: float
     coverage: float
     cue: bool
+    named: int = 0  # fewest catalog documents holding one of the question's names (0: none does)
+    request: bool = False  # asks for advice, instructions, a recommendation or a piece of writing
+    votes: int | None = None  # general questions among its closest labelled ones (None: no bank)
 
 
 class CatalogSample:
@@ -174,20 +195,120 @@ def _digest(docs: list[dict[str, Any]], known: dict[bytes, _Digested]
     return matrix, terms, lexicon, now
 
 
+# (model name, digest of the bank's questions) -> their unit vectors: embedded once per process
+_EMBEDDED_BANKS: dict[tuple[str, bytes], np.ndarray] = {}
+
+
+class QuestionBank:
+    """Questions users ask, labelled as catalog or general ones (question_bank.jsonl, written from
+    the labelled question sets by `make question-bank`), embedded with the query's model: the kind
+    of a new question's closest labelled questions says what kind of question it is, where its
+    closeness to the catalog does not ("How do I make strawberry jam?" stands close to a game jam;
+    "Will it rain in Busan?" names a city a contest is held in)."""
+
+    def __init__(self, embedder: Embedder, examples: Sequence[tuple[str, bool]]) -> None:
+        self._embedder = embedder
+        self._texts = [text for text, _ in examples]
+        self._general = np.asarray([general for _, general in examples], dtype=bool)
+        self._matrix: np.ndarray | None = None
+        self._lock = asyncio.Lock()
+        self._embedding: asyncio.Task[np.ndarray] | None = None
+
+    @classmethod
+    def read(cls, embedder: Embedder, path: Path = QUESTION_BANK,
+             leave_out: frozenset[str] = frozenset()) -> QuestionBank:
+        """The bank of `path`, without the questions of `leave_out` (an evaluation leaves out the
+        questions it measures: a question would find itself)."""
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+        return cls(embedder, [(row["question"], bool(row["general"])) for row in rows
+                              if row["question"] not in leave_out])
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def start(self) -> None:
+        """Embed the bank now, in the background (about 8 s of one core for 250 questions with
+        multilingual-e5-small), rather than on the first question; again after a failure."""
+        if self._matrix is None and (self._embedding is None or self._embedding.done()):
+            self._embedding = asyncio.get_running_loop().create_task(self.matrix())
+            self._embedding.add_done_callback(_log_failure)
+
+    @property
+    def ready(self) -> bool:
+        return self._matrix is not None
+
+    async def matrix(self) -> np.ndarray:
+        """The bank's unit vectors, one row per question (embedded on the first call, once per
+        process for a model and a bank)."""
+        if self._matrix is None:
+            async with self._lock:
+                if self._matrix is None:
+                    key = (self._embedder.model_name, hashlib.blake2b(
+                        "\n".join(self._texts).encode(), digest_size=16).digest())
+                    if key not in _EMBEDDED_BANKS:
+                        vectors = [await self._embedder.embed_query(t) for t in self._texts]
+                        matrix = np.asarray(vectors, dtype=np.float32).reshape(len(vectors), -1)
+                        matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+                        _EMBEDDED_BANKS[key] = matrix
+                        logger.info("question bank embedded: %d questions", len(vectors))
+                    self._matrix = _EMBEDDED_BANKS[key]
+        return self._matrix
+
+    async def close(self) -> None:
+        if self._embedding is not None and not self._embedding.done():
+            self._embedding.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._embedding
+
+    async def general_votes(self, unit: np.ndarray) -> int | None:
+        """How many of the NEIGHBOURS labelled questions closest to `unit` are general ones; None
+        for an empty bank."""
+        if not self._texts:
+            return None
+        matrix = await self.matrix()
+        closest = np.argsort(-(matrix @ unit))[:NEIGHBOURS]
+        return int(self._general[closest].sum())
+
+
 class RelevanceGate:
     def __init__(self, background: CatalogSample, thresholds: Thresholds | None,
-                 rules: Rules | None = None) -> None:
+                 rules: Rules | None = None, bank: QuestionBank | None = None) -> None:
         self._background = background
         self._thresholds = thresholds
         self._rules = rules or default_rules()
+        self._bank = bank
 
     @classmethod
-    def for_model(cls, sample: CatalogSample) -> RelevanceGate:
+    def for_model(cls, sample: CatalogSample, embedder: Embedder | None = None,
+                  leave_out: frozenset[str] = frozenset()) -> RelevanceGate:
+        """The gate calibrated for the sample's embedding model, with the question bank (less
+        `leave_out`) embedded by `embedder` (none: the bank does not vote)."""
         thresholds = CALIBRATED.get(sample.model_name)
         if thresholds is None:
             logger.warning("no relevance gate for embedding model %s (not calibrated): every search "
                            "result is answered from", sample.model_name)
-        return cls(sample, thresholds)
+        bank = (QuestionBank.read(embedder, leave_out=leave_out)
+                if embedder is not None and thresholds else None)
+        return cls(sample, thresholds, bank=bank)
+
+    def start(self) -> None:
+        """Embed the question bank in the background now (again, after a failure)."""
+        if self._bank is not None:
+            self._bank.start()
+
+    @property
+    def ready(self) -> bool:
+        """Whether the gate can decide without waiting (its question bank is embedded)."""
+        return self._bank is None or self._bank.ready
+
+    async def prepare(self) -> None:
+        """Embed the question bank now, and wait for it."""
+        if self._bank is not None:
+            await self._bank.matrix()
+
+    async def close(self) -> None:
+        if self._bank is not None:
+            await self._bank.close()
 
     async def evidence(self, question: str, vector: Sequence[float]) -> Evidence:
         """The question's peak over the catalog, its words' coverage by its closest items, and
@@ -195,29 +316,50 @@ class RelevanceGate:
         text = readable(question)
         cue = any(matches(p, text) for p in (self._rules.contest, self._rules.news,
                                                self._rules.bookmarks))
-        matrix, terms = await self._background.sample()
-        if len(matrix) < 2:
-            return Evidence(0.0, 0.0, cue)
+        request = matches(self._rules.requests, text)
         unit = np.asarray(vector, dtype=np.float32)
         unit /= max(float(np.linalg.norm(unit)), 1e-12)
+        votes = await self._bank.general_votes(unit) if self._bank is not None else None
+        matrix, terms = await self._background.sample()
+        if len(matrix) < 2:
+            return Evidence(0.0, 0.0, cue, 0, request, votes)
         cosines = matrix @ unit
         z = float((cosines.max() - cosines.mean()) / max(float(cosines.std()), 1e-6))
         closest = np.argsort(-cosines)[:CLOSEST]
-        return Evidence(z, coverage(question, [terms[i] for i in closest]), cue)
+        return Evidence(z, coverage(question, [terms[i] for i in closest]), cue,
+                        rarest_name(question, terms), request, votes)
 
-    async def passes(self, question: str, vector: Sequence[float]) -> bool:
+    async def passes(self, question: str, vector: Sequence[float],
+                     collections: Sequence[Collection] = ()) -> bool:
         """Whether the catalog has anything about `question` (always, for a model without
-        calibration)."""
+        calibration); `collections`: what the question is to be searched in."""
         t = self._thresholds
         if t is None:
             return True
         if not any(c.isalnum() for c in question):  # only emoji or punctuation: no topic at all
             return False
         e = await self.evidence(question, vector)
-        passed = e.cue or e.z >= t.z_min or e.coverage >= t.coverage_min
+        # the user's own saved items, when the client searches nothing else: the catalog's peak
+        # and words say nothing about them
+        own = bool(collections) and all(c is Collection.BOOKMARKS for c in collections)
+        weak = e.coverage >= t.coverage_min or 0 < e.named <= t.name_documents_max or own
+        if e.votes is not None and e.votes >= t.general_votes_min:
+            passed = False  # asked like the general questions, whatever words it shares
+        elif e.cue or e.votes == 0 or e.z >= t.z_min:
+            passed = True  # names the catalog, is asked like catalog questions, or peaks
+        else:
+            passed = weak and not e.request
         if not passed:
-            logger.debug("relevance gate: nothing fits (z %.2f, coverage %.2f)", e.z, e.coverage)
+            logger.debug("relevance gate: nothing fits (z %.2f, coverage %.2f, name in %d, "
+                         "request %s, general votes %s)", e.z, e.coverage, e.named, e.request,
+                         e.votes)
         return passed
+
+
+def _log_failure(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        logger.warning("question bank not embedded (tried again when readiness is next checked): "
+                       "%s", task.exception())
 
 
 def lexicon_words(text: str) -> list[tuple[str, str]]:
@@ -249,6 +391,14 @@ def terms_of(text: str) -> frozenset[str]:
     """A document's keyword terms and the sound keys of its names."""
     keys = [key for word in name_words(text) for key in names.document_keys(word)]
     return frozenset(document_terms(text)).union(keys)
+
+
+def rarest_name(question: str, documents: Sequence[frozenset[str]]) -> int:
+    """How many of `documents` hold the question's rarest name (its Latin words written like
+    names, keyword.latin_names), counting only names some document holds; 0 when none does."""
+    held = [sum(all(t in terms for t in tokens) for terms in documents)
+            for name in latin_names(question) if (tokens := tokenize(name))]
+    return min((n for n in held if n), default=0)
 
 
 def _contains(terms: frozenset[str], word: str) -> bool:

@@ -77,7 +77,8 @@ class Lookup(Protocol):
 
 
 class Gate(Protocol):
-    async def passes(self, question: str, vector: Sequence[float]) -> bool: ...
+    async def passes(self, question: str, vector: Sequence[float],
+                     collections: Sequence[Collection] = ()) -> bool: ...
 
 
 class CatalogFinder:
@@ -129,7 +130,7 @@ class CatalogFinder:
                                       max_results, min_score)
             return Found(hits, how="follow-up-search")
         if (self._gate is not None and route.collections
-                and not await self._gate.passes(question, vector)):
+                and not await self._gate.passes(question, vector, route.collections)):
             return Found([], how="outside")
         return Found(await self._search(question, user_id, route, max_results, min_score, vector))
 
