@@ -188,3 +188,12 @@ def test_the_bank_shipped_with_chatbot_api_holds_both_kinds_each_question_once()
     assert len(QuestionBank.read(Vectors({}))) == len(rows) >= 200
     assert 50 <= general <= len(rows) - 100
     assert len({r["question"] for r in rows}) == len(rows)
+
+
+def test_the_bank_ships_its_vectors_for_the_default_model_and_only_for_it() -> None:
+    default = Vectors({})
+    default.model_name = "multilingual-e5-small-q4"
+    assert QuestionBank.read(default).ready  # nothing to embed at start
+    assert not QuestionBank.read(Vectors({})).ready  # another model embeds the bank itself
+    left_out = QuestionBank.read(default, leave_out=frozenset({"Hey, good morning!"}))
+    assert left_out.ready and len(left_out) == len(QuestionBank.read(default)) - 1

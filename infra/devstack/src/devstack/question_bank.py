@@ -1,5 +1,8 @@
 """Write chatbot-api's question bank (retrieval/question_bank.jsonl) from labelled question sets.
 
+With it go the bank's vectors for the default embedding model (question_bank.npz), so that
+chatbot-api does not embed 343 questions at every start; another model embeds them at start.
+
 The relevance gate embeds the bank and lets a question's closest labelled questions vote on
 whether it is a catalog question or a general one (docs/retrieval-quality.md). Each set given
 here becomes part of what the gate has seen: a set measured after it is in the bank measures
@@ -11,10 +14,15 @@ nothing, so the held-out sets stay out of it.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 from pathlib import Path
 
-from chatbot_api.retrieval.relevance import QUESTION_BANK
+import numpy as np
+
+from chatbot_api.retrieval.relevance import QUESTION_BANK, QUESTION_BANK_VECTORS, bank_digest, unit_rows
+from techai_shared.embeddings import make_embedder
+from techai_shared.settings import CommonSettings
 
 GENERAL_KINDS = frozenset(("general", "greeting"))
 
@@ -36,16 +44,28 @@ def bank_rows(paths: list[Path]) -> list[dict[str, object]]:
     return rows
 
 
+async def write_vectors(questions: list[str], out: Path) -> str:
+    """Embed `questions` as queries with the configured (default: bundled) model into `out`."""
+    embedder = make_embedder(CommonSettings())
+    vectors = unit_rows([await embedder.embed_query(q) for q in questions])
+    np.savez_compressed(out, model=np.array(embedder.model_name), digest=np.array(
+        bank_digest(questions)), vectors=vectors.astype(np.float16))
+    return embedder.model_name
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sets", nargs="+", type=Path, help="labelled question sets (JSON Lines)")
     parser.add_argument("--out", type=Path, default=QUESTION_BANK)
+    parser.add_argument("--vectors", type=Path, default=QUESTION_BANK_VECTORS)
     args = parser.parse_args()
     rows = bank_rows(args.sets)
     args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
                         encoding="utf-8")
     general = sum(bool(r["general"]) for r in rows)
     print(f"{args.out}: {len(rows)} questions ({general} general, {len(rows) - general} catalog)")
+    model = asyncio.run(write_vectors([str(r["question"]) for r in rows], args.vectors))
+    print(f"{args.vectors}: their vectors for {model}")
 
 
 if __name__ == "__main__":

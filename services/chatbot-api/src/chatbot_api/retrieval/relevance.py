@@ -66,8 +66,10 @@ class Thresholds:
     general_votes_min: int  # of the question's NEIGHBOURS closest labelled questions, general ones
 
 
-# Calibrated on the tuning queries (make calibrate-relevance): off-topic peaks reach 2.93 and their
-# coverage 0.50; the catalog questions without a cue start at 3.00 or at coverage 0.60.
+# z_min and coverage_min calibrated on the tuning queries (make calibrate-relevance): off-topic
+# peaks reach 2.93 and their coverage 0.50; the catalog questions without a cue start at 3.00 or at
+# coverage 0.60. name_documents_max and general_votes_min chosen on the held-out sets of steps 8
+# and 9 of docs/retrieval-quality.md (the bank's votes left out one set at a time).
 CALIBRATED = {"multilingual-e5-small-q4": Thresholds(z_min=2.95, coverage_min=0.6,
                                                           name_documents_max=3, general_votes_min=3)}
 BACKGROUND_SAMPLE = 2000  # vectors per collection: the spread of cosines, not the items
@@ -78,6 +80,8 @@ SMALL_CATALOG, SMALL_CATALOG_REFRESH_SECONDS = 1000, 10.0
 NAME_SPELLINGS = 3  # catalog words added per name of a question
 CLOSEST = 10  # the items whose words are compared with the question's
 QUESTION_BANK = Path(__file__).with_name("question_bank.jsonl")
+# the bank's vectors for one model, written with it by make question-bank: no embedding at start
+QUESTION_BANK_VECTORS = QUESTION_BANK.with_suffix(".npz")
 NEIGHBOURS = 5  # labelled questions that vote on a question's kind
 _BACKGROUND = (Collection.CONTESTS, Collection.NEWS)
 _NOT_CONTENT = korean.GENERIC | frozenset(("new", "latest", "recent", "thing", "things"))
@@ -195,8 +199,8 @@ def _digest(docs: list[dict[str, Any]], known: dict[bytes, _Digested]
     return matrix, terms, lexicon, now
 
 
-# (model name, digest of the bank's questions) -> their unit vectors: embedded once per process
-_EMBEDDED_BANKS: dict[tuple[str, bytes], np.ndarray] = {}
+# (model name, question) -> its vector: each bank question is embedded once per process and model
+_BANK_VECTORS: dict[tuple[str, str], list[float]] = {}
 
 
 class QuestionBank:
@@ -216,19 +220,28 @@ class QuestionBank:
 
     @classmethod
     def read(cls, embedder: Embedder, path: Path = QUESTION_BANK,
-             leave_out: frozenset[str] = frozenset()) -> QuestionBank:
+             leave_out: frozenset[str] = frozenset(),
+             vectors: Path = QUESTION_BANK_VECTORS) -> QuestionBank:
         """The bank of `path`, without the questions of `leave_out` (an evaluation leaves out the
-        questions it measures: a question would find itself)."""
+        questions it measures: a question would find itself); its vectors are taken from
+        `vectors` when they were made by the embedder's model for these very questions."""
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
-        return cls(embedder, [(row["question"], bool(row["general"])) for row in rows
-                              if row["question"] not in leave_out])
+        kept = [i for i, row in enumerate(rows) if row["question"] not in leave_out]
+        bank = cls(embedder, [(rows[i]["question"], bool(rows[i]["general"])) for i in kept])
+        if vectors.exists():
+            with np.load(vectors) as stored:
+                if (str(stored["model"]) == embedder.model_name
+                        and str(stored["digest"]) == bank_digest([r["question"] for r in rows])):
+                    bank._matrix = stored["vectors"].astype(np.float32)[kept]
+        return bank
 
     def __len__(self) -> int:
         return len(self._texts)
 
     def start(self) -> None:
-        """Embed the bank now, in the background (about 8 s of one core for 250 questions with
-        multilingual-e5-small), rather than on the first question; again after a failure."""
+        """Embed the bank now, in the background, rather than on the first question (about 10 s
+        of one core for 343 questions with multilingual-e5-small; nothing when its vectors were
+        shipped for the model); again after a failure."""
         if self._matrix is None and (self._embedding is None or self._embedding.done()):
             self._embedding = asyncio.get_running_loop().create_task(self.matrix())
             self._embedding.add_done_callback(_log_failure)
@@ -238,20 +251,18 @@ class QuestionBank:
         return self._matrix is not None
 
     async def matrix(self) -> np.ndarray:
-        """The bank's unit vectors, one row per question (embedded on the first call, once per
-        process for a model and a bank)."""
+        """The bank's unit vectors, one row per question (embedded on the first call; each
+        question once per process and model, so an embedding cut short by a shutdown is taken up
+        where it stopped)."""
         if self._matrix is None:
             async with self._lock:
                 if self._matrix is None:
-                    key = (self._embedder.model_name, hashlib.blake2b(
-                        "\n".join(self._texts).encode(), digest_size=16).digest())
-                    if key not in _EMBEDDED_BANKS:
-                        vectors = [await self._embedder.embed_query(t) for t in self._texts]
-                        matrix = np.asarray(vectors, dtype=np.float32).reshape(len(vectors), -1)
-                        matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
-                        _EMBEDDED_BANKS[key] = matrix
-                        logger.info("question bank embedded: %d questions", len(vectors))
-                    self._matrix = _EMBEDDED_BANKS[key]
+                    model = self._embedder.model_name
+                    for text in self._texts:
+                        if (model, text) not in _BANK_VECTORS:
+                            _BANK_VECTORS[model, text] = await self._embedder.embed_query(text)
+                    self._matrix = unit_rows([_BANK_VECTORS[model, t] for t in self._texts])
+                    logger.info("question bank embedded: %d questions", len(self._texts))
         return self._matrix
 
     async def close(self) -> None:
@@ -310,9 +321,11 @@ class RelevanceGate:
         if self._bank is not None:
             await self._bank.close()
 
-    async def evidence(self, question: str, vector: Sequence[float]) -> Evidence:
-        """The question's peak over the catalog, its words' coverage by its closest items, and
-        whether it names the catalog."""
+    async def evidence(self, question: str, vector: Sequence[float], *,
+                       words: bool = True) -> Evidence:
+        """What the gate reads of `question`: its cue, whether it is a request, the bank's vote,
+        its peak over the catalog and, with `words`, its words' coverage by its closest items and
+        its rarest name (left at 0 without: they cost a pass over the sample's terms)."""
         text = readable(question)
         cue = any(matches(p, text) for p in (self._rules.contest, self._rules.news,
                                                self._rules.bookmarks))
@@ -325,6 +338,8 @@ class RelevanceGate:
             return Evidence(0.0, 0.0, cue, 0, request, votes)
         cosines = matrix @ unit
         z = float((cosines.max() - cosines.mean()) / max(float(cosines.std()), 1e-6))
+        if not words:
+            return Evidence(z, 0.0, cue, 0, request, votes)
         closest = np.argsort(-cosines)[:CLOSEST]
         return Evidence(z, coverage(question, [terms[i] for i in closest]), cue,
                         rarest_name(question, terms), request, votes)
@@ -338,22 +353,36 @@ class RelevanceGate:
             return True
         if not any(c.isalnum() for c in question):  # only emoji or punctuation: no topic at all
             return False
-        e = await self.evidence(question, vector)
-        # the user's own saved items, when the client searches nothing else: the catalog's peak
-        # and words say nothing about them
-        own = bool(collections) and all(c is Collection.BOOKMARKS for c in collections)
-        weak = e.coverage >= t.coverage_min or 0 < e.named <= t.name_documents_max or own
+        e = await self.evidence(question, vector, words=False)
         if e.votes is not None and e.votes >= t.general_votes_min:
             passed = False  # asked like the general questions, whatever words it shares
         elif e.cue or e.votes == 0 or e.z >= t.z_min:
             passed = True  # names the catalog, is asked like catalog questions, or peaks
+        elif e.request:
+            passed = False  # advice or instructions: not on its words or names alone
         else:
-            passed = weak and not e.request
+            e = await self.evidence(question, vector)
+            # the user's own saved items, when the client searches nothing else: the catalog's
+            # peak and words say nothing about them
+            own = bool(collections) and all(c is Collection.BOOKMARKS for c in collections)
+            passed = (e.coverage >= t.coverage_min or 0 < e.named <= t.name_documents_max
+                      or own)
         if not passed:
             logger.debug("relevance gate: nothing fits (z %.2f, coverage %.2f, name in %d, "
                          "request %s, general votes %s)", e.z, e.coverage, e.named, e.request,
                          e.votes)
         return passed
+
+
+def bank_digest(questions: Sequence[str]) -> str:
+    """What stored bank vectors are checked against: the questions they were made from."""
+    return hashlib.blake2b("\n".join(questions).encode(), digest_size=16).hexdigest()
+
+
+def unit_rows(vectors: Sequence[Sequence[float]]) -> np.ndarray:
+    """`vectors` as a float32 matrix of unit rows."""
+    matrix = np.asarray(vectors, dtype=np.float32).reshape(len(vectors), -1)
+    return matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
 
 
 def _log_failure(task: asyncio.Task[Any]) -> None:
