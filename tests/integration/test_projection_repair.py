@@ -136,12 +136,19 @@ async def test_rebuild_from_an_emptied_read_model_reproduces_the_documents(setti
             raise AssertionError(f"rebuilt read model differs (outbox drained: "
                                  f"{await p.drained()}): {differ}") from None
 
-        # The worker's /metrics exposes the consumer lag per partition and the projection lag.
-        async with httpx.AsyncClient() as client:
-            metrics = (await client.get(f"http://127.0.0.1:{p.worker.health.port}/metrics")).text
+        # The worker's /metrics exposes the consumer lag per partition and the projection lag
+        # (the lag gauge is set on the consumer's next pass after the rebuild: polled for it).
         topic = p.settings.topic("conversation")
-        assert f'sync_consumer_lag{{partition="0",topic="{topic}"}}' in metrics
-        assert f'sync_projection_lag_seconds_bucket{{le="0.01",topic="{topic}"}}' in metrics
+
+        async def lag_exposed() -> bool:
+            async with httpx.AsyncClient() as client:
+                metrics = (await client.get(
+                    f"http://127.0.0.1:{p.worker.health.port}/metrics")).text
+            assert f'sync_consumer_lag{{partition="0",topic="{topic}"}}' in metrics
+            assert f'sync_projection_lag_seconds_bucket{{le="0.01",topic="{topic}"}}' in metrics
+            return True
+
+        await eventually(lag_exposed, within=30)
 
 
 async def _create(catalog: CatalogService, kind: AggregateType, item: dict[str, Any]) -> str:
