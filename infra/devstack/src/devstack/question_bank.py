@@ -5,8 +5,9 @@ chatbot-api does not embed 343 questions at every start; another model embeds th
 
 The relevance gate embeds the bank and lets a question's closest labelled questions vote on
 whether it is a catalog question or a general one (docs/retrieval-quality.md). Each set given
-here becomes part of what the gate has seen: a set measured after it is in the bank measures
-nothing, so the held-out sets stay out of it.
+here becomes part of what the gate has seen: `make eval` leaves the measured set's own questions
+out of the bank, so a set in it is measured by the others (leave one set out); only a set that has
+never been in the bank, nor used to choose a number, measures the gate as a new question would.
 
     python -m devstack.question_bank infra/seed/queries-dev.jsonl ...   (make question-bank)
 """
