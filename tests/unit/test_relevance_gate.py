@@ -197,3 +197,10 @@ def test_the_bank_ships_its_vectors_for_the_default_model_and_only_for_it() -> N
     assert not QuestionBank.read(Vectors({})).ready  # another model embeds the bank itself
     left_out = QuestionBank.read(default, leave_out=frozenset({"Hey, good morning!"}))
     assert left_out.ready and len(left_out) == len(QuestionBank.read(default)) - 1
+
+
+async def test_an_empty_catalog_sample_and_an_empty_bank_read_as_nothing() -> None:
+    matrix, terms, lexicon, _ = _digest([], {})
+    assert matrix.shape[0] == 0 and terms == [] and lexicon == {}
+    bank = QuestionBank(Vectors({}), [])
+    assert (await bank.matrix()).shape[0] == 0 and await bank.general_votes(np.eye(8)[0]) is None

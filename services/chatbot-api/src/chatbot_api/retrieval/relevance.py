@@ -42,7 +42,7 @@ import logging
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -193,10 +193,7 @@ def _digest(docs: list[dict[str, Any]], known: dict[bytes, _Digested]
         terms.append(words[0])
         for key, spelled in words[1]:
             lexicon.setdefault(key, set()).add(spelled)
-    matrix = np.asarray([d["embedding_vector"] for d in docs], dtype=np.float32)
-    if len(matrix):
-        matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
-    return matrix, terms, lexicon, now
+    return unit_rows([d["embedding_vector"] for d in docs]), terms, lexicon, now
 
 
 # (model name, question) -> its vector: each bank question is embedded once per process and model
@@ -321,11 +318,17 @@ class RelevanceGate:
         if self._bank is not None:
             await self._bank.close()
 
-    async def evidence(self, question: str, vector: Sequence[float], *,
-                       words: bool = True) -> Evidence:
+    async def evidence(self, question: str, vector: Sequence[float]) -> Evidence:
         """What the gate reads of `question`: its cue, whether it is a request, the bank's vote,
-        its peak over the catalog and, with `words`, its words' coverage by its closest items and
-        its rarest name (left at 0 without: they cost a pass over the sample's terms)."""
+        its peak over the catalog, its words' coverage by its closest items and its rarest name."""
+        e, cosines, terms = await self._read(question, vector)
+        return _with_words(e, question, cosines, terms)
+
+    async def _read(self, question: str, vector: Sequence[float]
+                    ) -> tuple[Evidence, np.ndarray, list[frozenset[str]]]:
+        """The evidence without its words and names (they cost a pass over the sample's terms,
+        needed only when the rest leaves the question undecided), the question's cosines to the
+        sample and the sample's terms."""
         text = readable(question)
         cue = any(matches(p, text) for p in (self._rules.contest, self._rules.news,
                                                self._rules.bookmarks))
@@ -335,14 +338,10 @@ class RelevanceGate:
         votes = await self._bank.general_votes(unit) if self._bank is not None else None
         matrix, terms = await self._background.sample()
         if len(matrix) < 2:
-            return Evidence(0.0, 0.0, cue, 0, request, votes)
+            return Evidence(0.0, 0.0, cue, 0, request, votes), np.zeros(0, np.float32), []
         cosines = matrix @ unit
         z = float((cosines.max() - cosines.mean()) / max(float(cosines.std()), 1e-6))
-        if not words:
-            return Evidence(z, 0.0, cue, 0, request, votes)
-        closest = np.argsort(-cosines)[:CLOSEST]
-        return Evidence(z, coverage(question, [terms[i] for i in closest]), cue,
-                        rarest_name(question, terms), request, votes)
+        return Evidence(z, 0.0, cue, 0, request, votes), cosines, terms
 
     async def passes(self, question: str, vector: Sequence[float],
                      collections: Sequence[Collection] = ()) -> bool:
@@ -353,7 +352,7 @@ class RelevanceGate:
             return True
         if not any(c.isalnum() for c in question):  # only emoji or punctuation: no topic at all
             return False
-        e = await self.evidence(question, vector, words=False)
+        e, cosines, terms = await self._read(question, vector)
         if e.votes is not None and e.votes >= t.general_votes_min:
             passed = False  # asked like the general questions, whatever words it shares
         elif e.cue or e.votes == 0 or e.z >= t.z_min:
@@ -361,7 +360,7 @@ class RelevanceGate:
         elif e.request:
             passed = False  # advice or instructions: not on its words or names alone
         else:
-            e = await self.evidence(question, vector)
+            e = _with_words(e, question, cosines, terms)
             # the user's own saved items, when the client searches nothing else: the catalog's
             # peak and words say nothing about them
             own = bool(collections) and all(c is Collection.BOOKMARKS for c in collections)
@@ -374,6 +373,16 @@ class RelevanceGate:
         return passed
 
 
+def _with_words(e: Evidence, question: str, cosines: np.ndarray,
+                terms: list[frozenset[str]]) -> Evidence:
+    """`e` with the question's coverage by its closest items and its rarest name."""
+    if not terms:
+        return e
+    closest = np.argsort(-cosines)[:CLOSEST]
+    return replace(e, coverage=coverage(question, [terms[i] for i in closest]),
+                   named=rarest_name(question, terms))
+
+
 def bank_digest(questions: Sequence[str]) -> str:
     """What stored bank vectors are checked against: the questions they were made from."""
     return hashlib.blake2b("\n".join(questions).encode(), digest_size=16).hexdigest()
@@ -381,7 +390,9 @@ def bank_digest(questions: Sequence[str]) -> str:
 
 def unit_rows(vectors: Sequence[Sequence[float]]) -> np.ndarray:
     """`vectors` as a float32 matrix of unit rows."""
-    matrix = np.asarray(vectors, dtype=np.float32).reshape(len(vectors), -1)
+    matrix = np.asarray(vectors, dtype=np.float32)
+    if not len(matrix):
+        return np.zeros((0, 0), dtype=np.float32)
     return matrix / np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
 
 
