@@ -97,13 +97,13 @@ async def _consume(settings: CommonSettings, topic: str, event_ids: set[str]) ->
     consumer = AIOKafkaConsumer(
         bootstrap_servers=settings.kafka_bootstrap_servers, enable_auto_commit=False,
         auto_offset_reset="earliest",
+        # a topic the broker made after the consumer's first look is seen on its next refresh
+        metadata_max_age_ms=200,
     )
     await consumer.start()
     try:
+        await eventually(lambda: _known(consumer, topic), within=15)
         partitions = [TopicPartition(topic, p) for p in consumer.partitions_for_topic(topic) or []]
-        if not partitions:
-            await consumer.client.force_metadata_update()
-            partitions = [TopicPartition(topic, p) for p in consumer.partitions_for_topic(topic) or []]
         consumer.assign(partitions)
         await consumer.seek_to_beginning(*partitions)
         records: list[Any] = []
@@ -118,6 +118,10 @@ async def _consume(settings: CommonSettings, topic: str, event_ids: set[str]) ->
         return records
     finally:
         await consumer.stop()
+
+
+async def _known(consumer: AIOKafkaConsumer, topic: str) -> bool:
+    return bool(consumer.partitions_for_topic(topic))
 
 
 async def test_relay_publishes_in_id_order_with_key_and_event_id_header(engine, settings, relays):
