@@ -35,7 +35,6 @@ the answer is a general one: no sources, no catalog context.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import logging
@@ -54,6 +53,7 @@ from chatbot_api.language import korean, names
 from chatbot_api.retrieval.keyword import document_terms, latin_names, name_words, tokenize
 from chatbot_api.retrieval.model import Collection
 from techai_shared.embeddings import Embedder
+from techai_shared.tasks import cancel_and_wait
 
 logger = logging.getLogger(__name__)
 
@@ -263,10 +263,7 @@ class QuestionBank:
         return self._matrix
 
     async def close(self) -> None:
-        if self._embedding is not None and not self._embedding.done():
-            self._embedding.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._embedding
+        await cancel_and_wait(self._embedding)
 
     async def general_votes(self, unit: np.ndarray) -> int | None:
         """How many of the NEIGHBOURS labelled questions closest to `unit` are general ones; None

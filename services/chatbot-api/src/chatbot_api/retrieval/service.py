@@ -10,7 +10,6 @@ them below active ones unless the question asks about the past (retrieval/fusion
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Sequence
@@ -26,6 +25,7 @@ from chatbot_api.retrieval.keyword import latin_names
 from chatbot_api.retrieval.model import Collection, SearchFilters, SearchHit, SearchStrategy
 from chatbot_api.retrieval.relevance import CatalogSample
 from techai_shared.embeddings import Embedder
+from techai_shared.tasks import cancel_and_wait
 
 logger = logging.getLogger(__name__)
 
@@ -90,10 +90,7 @@ class CatalogRetriever:
         return self._strategy is not None
 
     async def close(self) -> None:
-        if self._starting is not None and not self._starting.done():
-            self._starting.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._starting
+        await cancel_and_wait(self._starting)
 
     async def strategy(self) -> SearchStrategy:
         """The strategy, probed on first use and kept."""

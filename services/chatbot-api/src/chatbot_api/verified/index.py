@@ -18,7 +18,6 @@ phrasings above the cosine, the rules; the question's embedding is the one retri
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -31,6 +30,7 @@ from chatbot_api.verified.match import Answer, Match, Phrasing, Question, best_m
 from techai_shared.clock import Clock, utcnow
 from techai_shared.embeddings import Embedder
 from techai_shared.search_indexes import VERIFIED_ANSWERS
+from techai_shared.tasks import cancel_and_wait
 
 logger = logging.getLogger(__name__)
 
@@ -82,11 +82,8 @@ class VerifiedAnswers:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="verified-answers")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
 
     async def _run(self) -> None:
         await asyncio.to_thread(korean.warm_up)

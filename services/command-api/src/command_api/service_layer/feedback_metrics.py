@@ -4,7 +4,6 @@ background from the command store (a scrape never waits for the database)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from datetime import timedelta
 
@@ -12,6 +11,7 @@ from prometheus_client import Gauge
 
 from command_api.service_layer.ports import UnitOfWorkFactory
 from techai_shared.clock import Clock
+from techai_shared.tasks import cancel_and_wait
 
 logger = logging.getLogger(__name__)
 
@@ -49,8 +49,5 @@ class FeedbackMetrics:
             await asyncio.sleep(self._every)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
