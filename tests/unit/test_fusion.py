@@ -1,4 +1,4 @@
-"""The fusion's ended-contest demotion and names bonus, on documents given as dicts (no store)."""
+"""The fusion's ended-contest demotion, names bonus and kind bonus, on documents given as dicts (no store)."""
 
 from __future__ import annotations
 
@@ -65,3 +65,27 @@ def test_only_the_keyword_sides_best_titles_are_read_for_names() -> None:
     fused = fuse(Collection.NEWS, docs, [0.9] * n, ranks, "kafka", WEIGHTS, names=("kafka",))
     plain = fuse(Collection.NEWS, docs, [0.9] * n, ranks, "kafka", WEIGHTS)
     assert fused[0] > plain[0] and fused[-1] == plain[-1]
+
+
+def test_a_question_naming_one_kind_ranks_items_of_that_kind_level_above_the_others() -> None:
+    # the best contest and the best article of a question stand level on their own collections'
+    # ranks; "기사" (an article) puts the article first, "대회" (a contest) the contest
+    contest = fuse(Collection.CONTESTS, _contests("ONGOING"), [0.9], [1], "랜섬웨어 복구 기사", WEIGHTS)
+    article = fuse(Collection.NEWS, [{"title": "랜섬웨어 복구"}], [0.9], [1], "랜섬웨어 복구 기사", WEIGHTS)
+    assert article[0] > contest[0]
+    contest = fuse(Collection.CONTESTS, _contests("ONGOING"), [0.9], [1], "랜섬웨어 복구 대회", WEIGHTS)
+    article = fuse(Collection.NEWS, [{"title": "랜섬웨어 복구"}], [0.9], [1], "랜섬웨어 복구 대회", WEIGHTS)
+    assert contest[0] > article[0]
+
+
+def test_a_saved_item_is_of_its_items_kind() -> None:
+    saved = [{"title": "a", "item_type": "NEWS"}, {"title": "b", "item_type": "CONTEST"}]
+    fused = fuse(Collection.BOOKMARKS, saved, [0.9, 0.9], [2, 1], "Which article was that?", WEIGHTS)
+    assert fused[0] > fused[1]
+
+
+def test_a_question_naming_both_kinds_or_none_favours_neither() -> None:
+    for question in ("해커톤 관련 기사", "벡터 DB 스타트업 인수"):
+        contest = fuse(Collection.CONTESTS, _contests("ONGOING"), [0.9], [1], question, WEIGHTS)
+        article = fuse(Collection.NEWS, [{"title": "x"}], [0.9], [1], question, WEIGHTS)
+        assert contest[0] == article[0]

@@ -110,6 +110,13 @@ def test_intent_reads_time_and_saved_words() -> None:
     assert read_intent("Hey, good morning!") == read_intent("")
 
 
+def test_intent_reads_the_one_kind_of_item_a_question_names() -> None:
+    assert read_intent("회사 동료들끼리 나갈 수 있는 생성형 AI 대회").asked_kind == "CONTEST"
+    assert read_intent("Which article was I going to quote?").asked_kind == "NEWS"
+    assert read_intent("해커톤 우승팀 인터뷰 기사").asked_kind is None  # both kinds: neither
+    assert read_intent("벡터 DB 스타트업 인수").asked_kind is None
+
+
 def _hit(doc: str, collection: Collection, score: float, rank: float, owner: str | None = None) -> SearchHit:
     metadata = {"user_id": owner} if owner else {}
     return SearchHit(doc, collection, doc, "", None, score, metadata, rank)

@@ -1,5 +1,6 @@
 """Rank fusion shared by both strategies: vector, keyword and, when the question asks for them,
-recency (news) and status (contests), fused by weighted reciprocal rank. Pure functions, no I/O.
+recency (news), status (contests) and kind (the items of the kind it names), fused by weighted
+reciprocal rank. Pure functions, no I/O.
 
 Each strategy ranks its candidates its own way (the exact one by NumPy cosine and BM25 over every
 candidate; the Atlas one by `$vectorSearch` and `$search`), then hands the rankings here, so a
@@ -36,6 +37,7 @@ class FusionWeights:
     status: float = 1.0  # only for contests of the status the question asks for
     ended: float = 0.1  # ended contests' demotion when the question asks for no status
     names: float = 0.5  # items whose title holds a name of the question (SearchFilters.names)
+    kind: float = 0.5  # items of the one kind the question names (QueryIntent.asked_kind)
     k: int = RRF_K
 
 
@@ -76,6 +78,10 @@ def fuse(
         # every contest of an asked status shares rank 1: a bonus, not an order among them
         rankings.append(np.asarray([1 if d.get("status") in statuses else 0 for d in docs]))
         factors.append(weights.status)
+    if intent.asked_kind is not None:
+        # every item of the named kind shares rank 1; a bookmark is of its item's kind
+        rankings.append(_of_kind(collection, docs, intent.asked_kind))
+        factors.append(weights.kind)
     fused = fused_ranks(rankings, factors, weights.k)
     if collection is Collection.CONTESTS and not statuses:
         # an ended contest loses what a first rank is worth times `ended`: below active contests
@@ -113,6 +119,16 @@ def fused_hits(collection: Collection, docs: Sequence[dict[str, Any]],
     fused = fuse(collection, docs, similarities, keyword_ranks, query_text, weights, names, ended)
     return [to_hit(collection, docs[i], float(similarities[i]), float(fused[i]))
             for i in best(fused, similarities, min_score, limit)]
+
+
+_KIND_OF = {Collection.CONTESTS: "CONTEST", Collection.NEWS: "NEWS"}
+
+
+def _of_kind(collection: Collection, docs: Sequence[dict[str, Any]], kind: str) -> np.ndarray:
+    """1 for each of `docs` of `kind` ("CONTEST" or "NEWS"), else 0."""
+    if collection is Collection.BOOKMARKS:
+        return np.asarray([1 if d.get("item_type") == kind else 0 for d in docs], dtype=np.int64)
+    return np.full(len(docs), 1 if _KIND_OF.get(collection) == kind else 0, dtype=np.int64)
 
 
 def _names_in(doc: dict[str, Any], names: Sequence[str]) -> bool:

@@ -1,11 +1,14 @@
-"""What a question says about time and ownership: "latest" news, "finished" contests, "my saved"
-items. Plain Python, no I/O.
+"""What a question says about time, ownership and kind: "latest" news, "finished" contests, "my
+saved" items, "an article" or "a contest". Plain Python, no I/O.
 
 The words are those of domain/routing_rules.toml, which routing reads too. A vector does not
 encode "latest" or "already finished" usefully (every article is news, every contest a contest),
 so these words steer the search instead: recent news are ranked higher, contests of the asked
 status ("now", "upcoming", "finished") too, a question about finished contests also searches the
-ENDED ones, and a question about "my saved" items puts the bookmarks first.
+ENDED ones, and a question about "my saved" items puts the bookmarks first. A question that names
+one kind of item ("대회", "hackathon"; "기사", "article": routing's catalog words) ranks the items of
+that kind higher, saved ones included: each collection's ranks are its own, so without it the best
+of an unasked collection stood level with the best of the asked one.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ class QueryIntent:
     wants_ongoing: bool = False
     wants_upcoming: bool = False
     wants_saved: bool = False
+    asked_kind: str | None = None  # "CONTEST" or "NEWS" (a bookmark's item_type) when one is named
 
     def preferred_statuses(self) -> frozenset[str]:
         """The contest statuses the question asks for (empty: no preference)."""
@@ -44,10 +48,12 @@ def _intent(query: str) -> QueryIntent:  # each collection's search of a questio
 
 def _read(query: str, r: Rules) -> QueryIntent:
     text = readable(query)
+    contest, news = matches(r.contest, text), matches(r.news, text)
     return QueryIntent(
         wants_recent=matches(r.latest, text),
         wants_ended=matches(r.ended, text),
         wants_ongoing=matches(r.ongoing, text),
         wants_upcoming=matches(r.upcoming, text),
         wants_saved=matches(r.bookmarks, text),
+        asked_kind="CONTEST" if contest and not news else "NEWS" if news and not contest else None,
     )
