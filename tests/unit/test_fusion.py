@@ -89,3 +89,12 @@ def test_a_question_naming_both_kinds_or_none_favours_neither() -> None:
         contest = fuse(Collection.CONTESTS, _contests("ONGOING"), [0.9], [1], question, WEIGHTS)
         article = fuse(Collection.NEWS, [{"title": "x"}], [0.9], [1], question, WEIGHTS)
         assert contest[0] == article[0]
+
+
+def test_a_status_word_of_a_question_about_an_article_does_not_favour_contests_of_that_status() -> None:
+    # "했던 기사" (the article that said) reads as the past, which would rank ended contests first
+    question = "읽기 복제본은 백업이 아니라고 했던 기사"
+    ended = fuse(Collection.CONTESTS, _contests("ENDED"), [0.9], [1], question, WEIGHTS)
+    article = fuse(Collection.NEWS, [{"title": "Read replicas are not a backup"}], [0.9], [1],
+                   question, WEIGHTS)
+    assert article[0] > ended[0]

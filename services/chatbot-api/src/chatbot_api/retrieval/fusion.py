@@ -73,7 +73,9 @@ def fuse(
         named[[int(i) for i in matched if _names_in(docs[int(i)], names)]] = 1
         rankings.append(named)
         factors.append(weights.names)
-    statuses = intent.preferred_statuses()
+    # a status word of a question about an article ("복구에 몇 시간 걸렸다고 했던 기사") dates the
+    # article, not a contest
+    statuses = intent.preferred_statuses() if intent.asked_kind != "NEWS" else frozenset()
     if collection is Collection.CONTESTS and statuses:
         # every contest of an asked status shares rank 1: a bonus, not an order among them
         rankings.append(np.asarray([1 if d.get("status") in statuses else 0 for d in docs]))
