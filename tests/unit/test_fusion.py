@@ -98,3 +98,30 @@ def test_a_status_word_of_a_question_about_an_article_does_not_favour_contests_o
     article = fuse(Collection.NEWS, [{"title": "Read replicas are not a backup"}], [0.9], [1],
                    question, WEIGHTS)
     assert article[0] > ended[0]
+
+
+def test_an_item_in_the_other_script_keeps_its_vector_rank_on_the_keyword_side() -> None:
+    # an English question; the Korean article is the closest but shares no word with it, the
+    # English one shares "team" and "Korean"
+    docs = [{"title": "자바 버추얼 스레드 도입 사례"}, {"title": "Lessons from a Korean team"}]
+    question = "the team that tripled throughput with java virtual threads"
+    fused = fuse(Collection.NEWS, docs, [0.94, 0.93], [None, 1], question, WEIGHTS)
+    assert fused[0] > fused[1]
+    plain = fuse(Collection.NEWS, docs, [0.94, 0.93], [None, 1], question,
+                 FusionWeights(other_script=False))
+    assert plain[1] > plain[0]
+
+
+def test_an_item_in_the_questions_script_gets_no_keyword_rank_it_did_not_earn() -> None:
+    docs = [{"title": "Java virtual threads in production"}, {"title": "Lessons from a team"}]
+    fused = fuse(Collection.NEWS, docs, [0.94, 0.93], [None, 1], "java virtual threads team", WEIGHTS)
+    assert fused[1] > fused[0]
+
+
+def test_the_hangul_marks_of_a_caller_rank_as_the_titles_do() -> None:
+    docs = [{"title": "자바 사례"}, {"title": "Java case"}, {"item_title": "카프카 대회"}]
+    sims, ranks = [0.9, 0.8, 0.85], [0, 1, 2]
+    from_docs = fuse(Collection.BOOKMARKS, docs, sims, ranks, "java case study", WEIGHTS)
+    given = fuse(Collection.BOOKMARKS, docs, sims, ranks, "java case study", WEIGHTS,
+                 hangul=np.asarray([True, False, True]))
+    assert np.allclose(from_docs, given)

@@ -24,6 +24,7 @@ from chatbot_api.retrieval.keyword import RRF_K, fused_ranks, rank_array, rank_v
 from chatbot_api.retrieval.model import ACTIVE_CONTEST_STATUSES, Collection, SearchHit
 
 _WORDS = re.compile(r"[a-z0-9]+")
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
 NAME_CANDIDATES = 100  # the keyword side's best documents whose titles are read for names
 
 
@@ -38,6 +39,9 @@ class FusionWeights:
     ended: float = 0.1  # ended contests' demotion when the question asks for no status
     names: float = 0.5  # items whose title holds a name of the question (SearchFilters.names)
     kind: float = 0.5  # items of the one kind the question names (QueryIntent.asked_kind)
+    # an item written in the other script than the question keeps its vector rank on the keyword
+    # side where the keyword side ranks it lower or not at all (see fuse)
+    other_script: bool = True
     k: int = RRF_K
 
 
@@ -50,12 +54,31 @@ def fuse(
     weights: FusionWeights,
     names: Sequence[str] = (),
     ended: np.ndarray | None = None,
+    hangul: np.ndarray | None = None,
 ) -> np.ndarray:
     """The fused rank value of each of `docs` (higher is better); `keyword_ranks` is 1-based, None
     (or 0 in an array) where the keyword side did not match the document. `ended` marks the ended
     contests among `docs` where the caller holds it already (the index, whose `docs` read each
-    document only on demand); otherwise it is read from the documents' status."""
-    rankings: list[Sequence[int | None] | np.ndarray] = [rank_array(similarities), keyword_ranks]
+    document only on demand); otherwise it is read from the documents' status. `hangul` marks the
+    documents whose title is written in Hangul, the same way (`written_in_hangul`)."""
+    vector_ranks = rank_array(similarities)
+    keyword_side: Sequence[int | None] | np.ndarray = keyword_ranks
+    if weights.other_script:
+        # An item in the other script than the question can match its words only through the
+        # glossary, a name or a number, so its absence from the keyword side is no evidence
+        # against it: it keeps its vector rank there where that is better. Without this, an
+        # English question about a Korean article ranked every English article it shared a word
+        # with ("team", "Korean", "open-source") above it.
+        if hangul is None:
+            hangul = np.asarray([written_in_hangul(d) for d in docs], dtype=bool)
+        other = hangul != bool(_HANGUL.search(query_text))
+        if other.any():
+            keyword = rank_values(keyword_ranks)
+            unmatched = other & (keyword == 0)
+            keyword[unmatched] = vector_ranks[unmatched]
+            keyword[other] = np.minimum(keyword[other], vector_ranks[other])
+            keyword_side = keyword
+    rankings: list[Sequence[int | None] | np.ndarray] = [vector_ranks, keyword_side]
     factors = [weights.vector, weights.keyword]
     intent = read_intent(query_text)
     if collection is Collection.NEWS and intent.wants_recent:
@@ -115,10 +138,12 @@ def fused_hits(collection: Collection, docs: Sequence[dict[str, Any]],
                similarities: Sequence[float] | np.ndarray,
                keyword_ranks: Sequence[int | None] | np.ndarray, query_text: str,
                weights: FusionWeights, min_score: float, limit: int,
-               names: Sequence[str] = (), ended: np.ndarray | None = None) -> list[SearchHit]:
+               names: Sequence[str] = (), ended: np.ndarray | None = None,
+               hangul: np.ndarray | None = None) -> list[SearchHit]:
     """The best `limit` of `docs` as hits, in fused order: what every strategy returns once it
     has ranked its candidates its own way."""
-    fused = fuse(collection, docs, similarities, keyword_ranks, query_text, weights, names, ended)
+    fused = fuse(collection, docs, similarities, keyword_ranks, query_text, weights, names, ended,
+                 hangul)
     return [to_hit(collection, docs[i], float(similarities[i]), float(fused[i]))
             for i in best(fused, similarities, min_score, limit)]
 
@@ -131,6 +156,11 @@ def _of_kind(collection: Collection, docs: Sequence[dict[str, Any]], kind: str) 
     if collection is Collection.BOOKMARKS:
         return np.asarray([1 if d.get("item_type") == kind else 0 for d in docs], dtype=np.int64)
     return np.full(len(docs), 1 if _KIND_OF.get(collection) == kind else 0, dtype=np.int64)
+
+
+def written_in_hangul(doc: dict[str, Any]) -> bool:
+    """Whether the item's title (a bookmark's: its item's) holds Hangul."""
+    return _HANGUL.search(str(doc.get("title") or doc.get("item_title") or "")) is not None
 
 
 def _names_in(doc: dict[str, Any], names: Sequence[str]) -> bool:

@@ -35,7 +35,7 @@ import numpy as np
 from pymongo.asynchronous.database import AsyncDatabase
 
 from chatbot_api.retrieval.exact import ExactStrategy
-from chatbot_api.retrieval.fusion import FusionWeights, fused_hits
+from chatbot_api.retrieval.fusion import FusionWeights, fused_hits, written_in_hangul
 from chatbot_api.retrieval.glossary import keyword_query
 from chatbot_api.retrieval.hits import hit_fields
 from chatbot_api.retrieval.keyword import document_terms, query_terms, rank_array
@@ -83,6 +83,7 @@ class _Shard:
         self.lengths = np.zeros(0, dtype=np.int64)
         self.alive = np.zeros(0, dtype=bool)
         self.active = np.zeros(0, dtype=bool)  # contests of an active status
+        self.hangul = np.zeros(0, dtype=bool)  # titles written in Hangul (fusion.written_in_hangul)
         self.published = np.zeros(0, dtype=np.float64)  # news: epoch seconds, NaN when unknown
         self.postings: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._pending: dict[str, tuple[list[int], list[int]]] = {}
@@ -124,6 +125,7 @@ class _Shard:
         self.lengths[at] = sum(counts.values())
         self.alive[at] = True
         self.active[at] = doc.get("status") in ACTIVE_CONTEST_STATUSES
+        self.hangul[at] = written_in_hangul(doc)
         published = doc.get("published_at")
         self.published[at] = _epoch(published) if isinstance(published, datetime) else math.nan
         for term, tf in counts.items():
@@ -183,6 +185,7 @@ class _Shard:
             self.lengths = _grown(self.lengths, capacity)
             self.alive = _grown(self.alive, capacity)
             self.active = _grown(self.active, capacity)
+            self.hangul = _grown(self.hangul, capacity)
             self.published = _grown(self.published, capacity)
         return at
 
@@ -195,7 +198,7 @@ class _Shard:
         self.slots = [self.slots[i] for i in kept]
         self.where = {s.document_id: i for i, s in enumerate(self.slots) if s is not None}
         size = len(self.alive)
-        for name in ("matrix", "lengths", "alive", "active", "published"):
+        for name in ("matrix", "lengths", "alive", "active", "hangul", "published"):
             array = getattr(self, name)
             compacted = np.zeros((size, *array.shape[1:]), dtype=array.dtype)
             compacted[:len(kept)] = array[kept]
@@ -236,7 +239,7 @@ class _Shard:
         for term in list(self._pending):
             self.posting(term)
         arrays = sum(a.nbytes for a in (self.matrix, self.lengths, self.alive, self.active,
-                                        self.published))
+                                        self.hangul, self.published))
         postings = sys.getsizeof(self.postings) + sum(
             sys.getsizeof(t) + s.nbytes + f.nbytes + 2 * 112 for t, (s, f) in self.postings.items())
         held = sum(_deep_size(s.doc) + sys.getsizeof(s.terms) + sys.getsizeof(s)
@@ -370,7 +373,7 @@ def _search(shard: _Shard, query: np.ndarray, query_text: str, limit: int, min_s
     keyword = _bm25(shard, kept, keyword_query(query_text))
     return fused_hits(shard.collection, _Held(shard.slots, kept), similarities,
                       rank_array(keyword, positive_only=True), query_text, weights, min_score, limit,
-                      filters.names, ended=~shard.active[kept])
+                      filters.names, ended=~shard.active[kept], hangul=shard.hangul[kept])
 
 
 class _Held(Sequence[dict[str, Any]]):
