@@ -1,8 +1,8 @@
 """Write chatbot-api's question bank (retrieval/question_bank.jsonl) from labelled question sets.
 
 With it go the bank's vectors for the default embedding model (question_bank.npz), so that
-chatbot-api does not embed the bank's questions (430 since step 10) at every start; another
-model embeds them at start.
+chatbot-api does not embed the bank's questions at every start; another model embeds them at
+start.
 
 The relevance gate embeds the bank and lets a question's closest labelled questions vote on
 whether it is a catalog question or a general one (docs/retrieval-quality.md). Each set given

@@ -20,11 +20,10 @@ import numpy as np
 
 from chatbot_api.retrieval.hits import to_hit
 from chatbot_api.retrieval.intent import read_intent
-from chatbot_api.retrieval.keyword import RRF_K, fused_ranks, rank_array, rank_values
+from chatbot_api.retrieval.keyword import RRF_K, fused_ranks, has_hangul, rank_array, rank_values
 from chatbot_api.retrieval.model import ACTIVE_CONTEST_STATUSES, Collection, SearchHit
 
 _WORDS = re.compile(r"[a-z0-9]+")
-_HANGUL = re.compile(r"[\uac00-\ud7a3]")
 NAME_CANDIDATES = 100  # the keyword side's best documents whose titles are read for names
 
 
@@ -71,7 +70,7 @@ def fuse(
         # with ("team", "Korean", "open-source") above it.
         if hangul is None:
             hangul = np.asarray([written_in_hangul(d) for d in docs], dtype=bool)
-        other = hangul != bool(_HANGUL.search(query_text))
+        other = hangul != has_hangul(query_text)
         if other.any():
             keyword = rank_values(keyword_ranks)
             unmatched = other & (keyword == 0)
@@ -160,7 +159,7 @@ def _of_kind(collection: Collection, docs: Sequence[dict[str, Any]], kind: str) 
 
 def written_in_hangul(doc: dict[str, Any]) -> bool:
     """Whether the item's title (a bookmark's: its item's) holds Hangul."""
-    return _HANGUL.search(str(doc.get("title") or doc.get("item_title") or "")) is not None
+    return has_hangul(str(doc.get("title") or doc.get("item_title") or ""))
 
 
 def _names_in(doc: dict[str, Any], names: Sequence[str]) -> bool:

@@ -40,6 +40,11 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
+def has_hangul(text: str) -> bool:
+    """Whether `text` holds a Hangul syllable."""
+    return _HANGUL_RUN.search(text) is not None
+
+
 def document_terms(text: str) -> list[str]:
     """The keyword side's terms of a catalog document's text (what its postings hold)."""
     return tokenize(text)

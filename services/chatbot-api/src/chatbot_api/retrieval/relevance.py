@@ -236,9 +236,9 @@ class QuestionBank:
         return len(self._texts)
 
     def start(self) -> None:
-        """Embed the bank now, in the background, rather than on the first question (about 10 s
-        of one core for the 343 questions of step 9 with multilingual-e5-small; nothing when its vectors were
-        shipped for the model); again after a failure."""
+        """Embed the bank now, in the background, rather than on the first question (about 30 ms
+        of one core per question with multilingual-e5-small; nothing when its vectors were shipped
+        for the model); again after a failure."""
         if self._matrix is None and (self._embedding is None or self._embedding.done()):
             self._embedding = asyncio.get_running_loop().create_task(self.matrix())
             self._embedding.add_done_callback(_log_failure)
