@@ -1,4 +1,5 @@
-"""The fusion's ended-contest demotion, names bonus and kind bonus, on documents given as dicts (no store)."""
+"""The fusion's ended-contest demotion, status order, names bonus and kind bonus, on documents
+given as dicts (no store)."""
 
 from __future__ import annotations
 
@@ -125,3 +126,34 @@ def test_the_hangul_marks_of_a_caller_rank_as_the_titles_do() -> None:
     given = fuse(Collection.BOOKMARKS, docs, sims, ranks, "java case study", WEIGHTS,
                  hangul=np.asarray([True, False, True]))
     assert np.allclose(from_docs, given)
+
+
+def test_an_asked_status_orders_contests_first_among_themselves() -> None:
+    # "끝난" asks for ended contests: the ended one goes first, though it ranks lower on both sides
+    docs = _contests("ONGOING", "ENDED")
+    fused = fuse(Collection.CONTESTS, docs, [0.92, 0.90], [1, 2], "이미 끝난 CTF 대회", WEIGHTS)
+    assert fused[1] > fused[0]
+
+
+def test_an_asked_status_does_not_lift_contests_above_the_other_collections() -> None:
+    # a question about an ended contest's result: the article first on both sides stays above
+    # every ended contest, as it would without the status word; the contests' values are the
+    # ones they had, in the status's order
+    question = "작년에 끝난 블루하버 결승 우승팀 전략"  # names no kind of item
+    docs = [{"title": f"블루하버 대회 {i}", "status": s}
+            for i, s in enumerate(("ENDED", "ENDED", "ONGOING", "ENDED"))]
+    sims, ranks = [0.90, 0.89, 0.88, 0.87], [2, 3, 1, 4]
+    contests = fuse(Collection.CONTESTS, docs, sims, ranks, question, WEIGHTS)
+    article = fuse(Collection.NEWS, [{"title": "블루하버 결승 종료, 대학생 연합팀 우승"}], [0.91], [1],
+                   question, WEIGHTS)
+    assert article[0] > contests.max()
+    plain = fuse(Collection.CONTESTS, docs, sims, ranks, "블루하버 결승 우승팀 전략",
+                 FusionWeights(ended=0.0))
+    assert sorted(contests) == sorted(plain)
+    assert contests[2] == min(contests)  # the ongoing one goes last
+
+
+def test_an_asked_status_orders_contests_of_the_same_standing_too() -> None:
+    docs = [{"title": "GPU 대회", "status": "ONGOING"}, {"title": "GPU 대회", "status": "ENDED"}]
+    fused = fuse(Collection.CONTESTS, docs, [0.9, 0.9], [1, 1], "이미 끝난 GPU 대회", WEIGHTS)
+    assert fused[1] > fused[0]

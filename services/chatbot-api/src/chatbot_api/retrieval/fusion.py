@@ -34,7 +34,7 @@ class FusionWeights:
     vector: float = 1.0
     keyword: float = 1.0
     recency: float = 0.5  # only for news, and only when the question asks for recent ones
-    status: float = 1.0  # only for contests of the status the question asks for
+    status: float = 1.0  # orders contests of the asked status first, among contests only (fuse)
     ended: float = 0.1  # ended contests' demotion when the question asks for no status
     names: float = 0.5  # items whose title holds a name of the question (SearchFilters.names)
     kind: float = 0.5  # items of the one kind the question names (QueryIntent.asked_kind)
@@ -98,15 +98,19 @@ def fuse(
     # a status word of a question about an article ("복구에 몇 시간 걸렸다고 했던 기사") dates the
     # article, not a contest
     statuses = intent.preferred_statuses() if intent.asked_kind != "NEWS" else frozenset()
-    if collection is Collection.CONTESTS and statuses:
-        # every contest of an asked status shares rank 1: a bonus, not an order among them
-        rankings.append(np.asarray([1 if d.get("status") in statuses else 0 for d in docs]))
-        factors.append(weights.status)
     if intent.asked_kind is not None:
         # every item of the named kind shares rank 1; a bookmark is of its item's kind
         rankings.append(_of_kind(collection, docs, intent.asked_kind))
         factors.append(weights.kind)
     fused = fused_ranks(rankings, factors, weights.k)
+    if collection is Collection.CONTESTS and statuses:
+        # every contest of an asked status shares rank 1: a bonus, not an order among them. It
+        # orders the contests among themselves and leaves their standing against the other
+        # collections as it was: added to their values, it put every ended contest above the
+        # article a question about an ended contest's result asks for ("작년 블루하버 CTF 본선에서
+        # 우승한 팀은 어떤 전략으로 이겼대?"), though that article came first on both sides
+        status = np.asarray([1 if d.get("status") in statuses else 0 for d in docs])
+        fused = _reordered(fused, fused + fused_ranks([status], [weights.status], weights.k))
     if collection is Collection.CONTESTS and not statuses:
         # an ended contest loses what a first rank is worth times `ended`: below active contests
         # and news of the same standing, above those clearly worse (a question naming it)
@@ -145,6 +149,18 @@ def fused_hits(collection: Collection, docs: Sequence[dict[str, Any]],
                  hangul)
     return [to_hit(collection, docs[i], float(similarities[i]), float(fused[i]))
             for i in best(fused, similarities, min_score, limit)]
+
+
+def _reordered(levels: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """`levels`' values, given out best first in the order of `order` (its ties broken by
+    `levels`): the same standing, in another order. Equal values are parted by the least step a
+    float allows, so the order holds where the standing was level too."""
+    values = np.sort(levels)[::-1]
+    for i in np.flatnonzero(values[1:] >= values[:-1]) + 1:
+        values[i] = np.nextafter(values[i - 1], -np.inf)
+    result = np.empty_like(levels)
+    result[np.lexsort((-levels, -order))] = values
+    return result
 
 
 _KIND_OF = {Collection.CONTESTS: "CONTEST", Collection.NEWS: "NEWS"}
