@@ -101,16 +101,46 @@ def test_a_status_word_of_a_question_about_an_article_does_not_favour_contests_o
     assert article[0] > ended[0]
 
 
-def test_an_item_in_the_other_script_keeps_its_vector_rank_on_the_keyword_side() -> None:
-    # an English question; the Korean article is the closest but shares no word with it, the
-    # English one shares "team" and "Korean"
-    docs = [{"title": "자바 버추얼 스레드 도입 사례"}, {"title": "Lessons from a Korean team"}]
+def test_an_item_in_the_other_script_takes_its_vector_rank_on_the_keyword_side() -> None:
+    # an English question; the Korean article is the closest Korean one but shares no word with
+    # it; an English one far down the vector side shares "team" and "Korean"
     question = "the team that tripled throughput with java virtual threads"
-    fused = fuse(Collection.NEWS, docs, [0.94, 0.93], [None, 1], question, WEIGHTS)
-    assert fused[0] > fused[1]
-    plain = fuse(Collection.NEWS, docs, [0.94, 0.93], [None, 1], question,
-                 FusionWeights(other_script=False))
-    assert plain[1] > plain[0]
+    docs = [{"title": "자바 버추얼 스레드 도입 사례"}, {"title": "스레드 풀 튜닝"}, {"title": "가상 머신"},
+            *({"title": f"English article {i}"} for i in range(7)), {"title": "Lessons from a Korean team"}]
+    sims = [0.94, 0.80, 0.79, 0.93, 0.92, 0.91, 0.90, 0.89, 0.88, 0.87, 0.86]
+    ranks = [None] * 10 + [1]
+    fused = fuse(Collection.NEWS, docs, sims, ranks, question, WEIGHTS)
+    assert fused[0] > fused[-1]
+    plain = fuse(Collection.NEWS, docs, sims, ranks, question, FusionWeights(other_script=False))
+    assert plain[-1] > plain[0]
+
+
+def test_an_item_named_exactly_stays_above_the_best_items_of_the_other_script() -> None:
+    # a Korean question naming a Korean contest, first on both sides: the English contests,
+    # unmatched, take their vector ranks a few ranks lower and stay below it
+    question = "솔방울 양자 해커톤"
+    korean = [{"title": f"양자 대회 {i}", "status": "ONGOING"} for i in range(6)]
+    english = [{"title": f"Challenge {i}", "status": "ONGOING"} for i in range(6)]
+    sims = [0.97, 0.90, 0.89, 0.88, 0.87, 0.86, 0.89, 0.88, 0.87, 0.86, 0.85, 0.84]
+    ranks = [1, 2, 3, None, None, None] + [None] * 6
+    fused = fuse(Collection.CONTESTS, korean + english, sims, ranks, question, WEIGHTS)
+    assert fused[0] == fused.max()
+    assert fused[0] - max(fused[6:]) > WEIGHTS.ended / (WEIGHTS.k + 1)  # ended, it stays first
+
+
+def test_the_vector_side_ranks_an_item_against_the_others_in_its_script() -> None:
+    # an English question meets English texts at higher cosines: the Korean article furthest
+    # above the other Korean ones ranks first on the vector side, above English ones closer in
+    # cosine but no further above the rest of their script
+    question = "which fintech rewrote its payment engine in rust"
+    docs = [{"title": "결제 엔진을 러스트로"}, {"title": "모바일 앱"}, {"title": "게임 잼"},
+            {"title": "Rust in production"}, {"title": "Go in production"}, {"title": "Java news"}]
+    sims = [0.86, 0.80, 0.80, 0.90, 0.89, 0.88]
+    by_script = fuse(Collection.NEWS, docs, sims, [None] * 6, question, WEIGHTS)
+    assert by_script[0] == by_script.max()
+    raw = fuse(Collection.NEWS, docs, sims, [None] * 6, question,
+               FusionWeights(vector_by_script=False, other_script=False))
+    assert raw[3] == raw.max()
 
 
 def test_an_item_in_the_questions_script_gets_no_keyword_rank_it_did_not_earn() -> None:

@@ -38,9 +38,12 @@ class FusionWeights:
     ended: float = 0.1  # ended contests' demotion when the question asks for no status
     names: float = 0.5  # items whose title holds a name of the question (SearchFilters.names)
     kind: float = 0.5  # items of the one kind the question names (QueryIntent.asked_kind)
-    # an item written in the other script than the question keeps its vector rank on the keyword
-    # side where the keyword side ranks it lower or not at all (see fuse)
+    # an item written in the other script than the question takes its vector rank plus
+    # other_script_offset on the keyword side where the keyword side ranks it lower or not at all
     other_script: bool = True
+    other_script_offset: int = 5
+    # the vector side ranks an item by its similarity against the others in its script (see fuse)
+    vector_by_script: bool = True
     k: int = RRF_K
 
 
@@ -60,22 +63,31 @@ def fuse(
     contests among `docs` where the caller holds it already (the index, whose `docs` read each
     document only on demand); otherwise it is read from the documents' status. `hangul` marks the
     documents whose title is written in Hangul, the same way (`written_in_hangul`)."""
-    vector_ranks = rank_array(similarities)
+    if hangul is None and (weights.other_script or weights.vector_by_script):
+        hangul = np.asarray([written_in_hangul(d) for d in docs], dtype=bool)
+    if weights.vector_by_script and hangul is not None:
+        # multilingual-e5 places a question closer to every text in its own language: an English
+        # question meets English articles at higher cosines than the Korean one it asks about. So
+        # the vector side ranks each item by its similarity in standard deviations from the mean
+        # of the items in its script, which takes that offset out and keeps one ranking.
+        vector_ranks = rank_array(_standardised_by_script(similarities, hangul))
+    else:
+        vector_ranks = rank_array(similarities)
     keyword_side: Sequence[int | None] | np.ndarray = keyword_ranks
-    if weights.other_script:
+    if weights.other_script and hangul is not None:
         # An item in the other script than the question can match its words only through the
-        # glossary, a name or a number, so its absence from the keyword side is no evidence
-        # against it: it keeps its vector rank there where that is better. Without this, an
-        # English question about a Korean article ranked every English article it shared a word
-        # with ("team", "Korean", "open-source") above it.
-        if hangul is None:
-            hangul = np.asarray([written_in_hangul(d) for d in docs], dtype=bool)
+        # glossary, a name or a number, so its absence from the keyword side is little evidence
+        # against it: it takes its vector rank there, a few ranks lower, where that is better.
+        # Without this, an English question about a Korean article ranked every English article
+        # it shared a word with ("team", "Korean", "open-source") above it; without the few ranks,
+        # the best items of the other script stood level with an item the question names exactly.
         other = hangul != has_hangul(query_text)
         if other.any():
             keyword = rank_values(keyword_ranks)
+            substitute = vector_ranks + weights.other_script_offset
             unmatched = other & (keyword == 0)
-            keyword[unmatched] = vector_ranks[unmatched]
-            keyword[other] = np.minimum(keyword[other], vector_ranks[other])
+            keyword[unmatched] = substitute[unmatched]
+            keyword[other] = np.minimum(keyword[other], substitute[other])
             keyword_side = keyword
     rankings: list[Sequence[int | None] | np.ndarray] = [vector_ranks, keyword_side]
     factors = [weights.vector, weights.keyword]
@@ -149,6 +161,19 @@ def fused_hits(collection: Collection, docs: Sequence[dict[str, Any]],
                  hangul)
     return [to_hit(collection, docs[i], float(similarities[i]), float(fused[i]))
             for i in best(fused, similarities, min_score, limit)]
+
+
+def _standardised_by_script(similarities: Sequence[float] | np.ndarray,
+                            hangul: np.ndarray) -> np.ndarray:
+    """Each similarity in standard deviations from the mean of the documents written in the same
+    script (a script of one document: 0, its mean)."""
+    sims = np.asarray(similarities, dtype=np.float64)
+    standardised = np.zeros(len(sims), dtype=np.float64)
+    for group in (hangul, ~hangul):
+        if group.sum() >= 2:
+            spread = sims[group]
+            standardised[group] = (spread - spread.mean()) / max(float(spread.std()), 1e-9)
+    return standardised
 
 
 def _reordered(levels: np.ndarray, order: np.ndarray) -> np.ndarray:
