@@ -103,7 +103,7 @@ calibrate-relevance: install ## the relevance gate's peak z, coverage and cue pe
 
 # The labelled question sets the relevance gate's question bank is written from. `make eval` and
 # `make calibrate-relevance` leave the measured set's own questions out of the bank.
-BANK_SETS = $(addprefix infra/seed/queries-,$(addsuffix .jsonl,dev holdout holdout-2 test test-a test-b test-c test-d test-e test-f))
+BANK_SETS = $(addprefix infra/seed/queries-,$(addsuffix .jsonl,dev holdout holdout-2 test test-a test-b test-c test-d test-e test-f test-g test-h test-i test-j test-k test-l test-m test-n))
 
 question-bank: install ## write chatbot-api's question bank (the relevance gate's labelled questions) from BANK_SETS
 	$(PY) -m devstack.question_bank $(BANK_SETS)
