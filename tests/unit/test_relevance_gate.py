@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -169,6 +170,28 @@ async def test_the_closest_labelled_questions_vote_on_the_kind_of_question() -> 
     assert await gate.passes("What did they ship?", middle + np.eye(8)[1] * 3)
     await gate.passes("What did they ship?", middle + np.eye(8)[1] * 3)
     assert len(embedder.queries) == 10
+
+
+async def test_a_question_asked_like_the_general_ones_passes_when_both_its_peak_and_its_words_do(
+        ) -> None:
+    matrix = _catalog()
+    middle = matrix.mean(axis=0)
+    general_at = middle + np.eye(8)[0] * 3
+    bank, _ = _bank(general_at, middle + np.eye(8)[1] * 3)
+    # five items: a peak stands at most 1.79 standard deviations above them
+    thresholds = replace(THRESHOLDS, z_min=1.5)
+    gate = RelevanceGate(Sample(matrix, TEXTS), thresholds, bank=bank)
+    # close to the general questions, and far above the rest at the first item
+    vector = general_at + (matrix[0] - middle) * 3
+    about_it = "쿠버네티스 장애 대응은 어땠어?"
+    e = await gate.evidence(about_it, vector)
+    assert e.votes == 5 and not e.cue
+    assert e.z >= thresholds.z_min and e.coverage >= thresholds.coverage_min
+    assert await gate.passes(about_it, vector)
+    # the same peak without the item's words: the vote holds
+    assert not await gate.passes("How do I make strawberry jam without pectin?", vector)
+    # the item's words without a peak: the vote holds
+    assert not await gate.passes(about_it, general_at)
 
 
 async def test_the_bank_is_read_without_the_questions_left_out(tmp_path: Path) -> None:

@@ -24,12 +24,13 @@ on questions nothing was tuned on):
 - a request: asking for advice, instructions, a recommendation or a piece of writing (방법,
   추천해줘, how do I, should I...), which a general assistant is asked.
 
-A question fails when most of its neighbours are general ones. Otherwise it passes on a cue, on
-neighbours that are all catalog questions or on its peak; on its words, a name, or a search of the
-user's own bookmarks alone, unless it is a request. A question without a letter or a digit (only
-emoji or punctuation) never passes. The numbers belong to the embedding model (its cosines spread
-differently); a model without calibrated numbers is not gated, with a warning. When nothing passes,
-the answer is a general one: no sources, no catalog context.
+A question fails when most of its neighbours are general ones, unless both its peak and its words
+pass. Otherwise it passes on a cue, on neighbours that are all catalog questions or on its peak;
+on its words, a name, or a search of the user's own bookmarks alone, unless it is a request. A
+question without a letter or a digit (only emoji or punctuation) never passes. The numbers belong
+to the embedding model (its cosines spread differently); a model without calibrated numbers is not
+gated, with a warning. When nothing passes, the answer is a general one: no sources, no catalog
+context.
 """
 
 from __future__ import annotations
@@ -351,7 +352,11 @@ class RelevanceGate:
             return False
         e, cosines, terms = await self._read(question, vector)
         if e.votes is not None and e.votes >= t.general_votes_min:
-            passed = False  # asked like the general questions, whatever words it shares
+            # asked like the general questions: fails, unless the catalog holds it on both its
+            # peak and its words ("2026 한국 개발자 설문조사에서 3년차 평균 연봉 얼마로 나왔어요?")
+            if e.z >= t.z_min:
+                e = _with_words(e, question, cosines, terms)
+            passed = e.z >= t.z_min and e.coverage >= t.coverage_min
         elif e.cue or e.votes == 0 or e.z >= t.z_min:
             passed = True  # names the catalog, is asked like catalog questions, or peaks
         elif e.request:
