@@ -25,8 +25,8 @@ on questions nothing was tuned on):
   추천해줘, how do I, should I...), which a general assistant is asked.
 
 A question fails when most of its neighbours are general ones, unless both its peak and its words
-pass. Otherwise it passes on a cue or on neighbours that are all catalog questions; on its peak,
-its words, a name, or a search of the user's own bookmarks alone, unless it is a request. A
+pass. Otherwise it passes on a cue, on neighbours that are all catalog questions or on its peak;
+on its words, a name, or a search of the user's own bookmarks alone, unless it is a request. A
 question without a letter or a digit (only emoji or punctuation) never passes. The numbers belong
 to the embedding model (its cosines spread differently); a model without calibrated numbers is not
 gated, with a warning. When nothing passes, the answer is a general one: no sources, no catalog
@@ -357,12 +357,10 @@ class RelevanceGate:
             if e.z >= t.z_min:
                 e = _with_words(e, question, cosines, terms)
             passed = e.z >= t.z_min and e.coverage >= t.coverage_min
-        elif e.cue or e.votes == 0:
-            passed = True  # names the catalog, or is asked like catalog questions
+        elif e.cue or e.votes == 0 or e.z >= t.z_min:
+            passed = True  # names the catalog, is asked like catalog questions, or peaks
         elif e.request:
-            passed = False  # advice or instructions: not on its peak, words or names alone
-        elif e.z >= t.z_min:
-            passed = True  # peaks
+            passed = False  # advice or instructions: not on its words or names alone
         else:
             e = _with_words(e, question, cosines, terms)
             # the user's own saved items, when the client searches nothing else: the catalog's
