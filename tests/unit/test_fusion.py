@@ -136,7 +136,9 @@ def test_the_vector_side_ranks_an_item_against_the_others_in_its_script() -> Non
     docs = [{"title": "결제 엔진을 러스트로"}, {"title": "모바일 앱"}, {"title": "게임 잼"},
             {"title": "Rust in production"}, {"title": "Go in production"}, {"title": "Java news"}]
     sims = [0.86, 0.80, 0.80, 0.90, 0.89, 0.88]
-    by_script = fuse(Collection.NEWS, docs, sims, [None] * 6, question, WEIGHTS)
+    # the vector side alone (the keyword side has no match; the other script's rule is off)
+    by_script = fuse(Collection.NEWS, docs, sims, [None] * 6, question,
+                     FusionWeights(other_script=False))
     assert by_script[0] == by_script.max()
     raw = fuse(Collection.NEWS, docs, sims, [None] * 6, question,
                FusionWeights(vector_by_script=False, other_script=False))
