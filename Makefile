@@ -101,9 +101,10 @@ eval: eval-chat eval-search ## both evaluations below on labelled queries (QUERI
 calibrate-relevance: install ## the relevance gate's peak z, coverage and cue per question (QUERIES=path)
 	$(PY) -m devstack.evaluate --evidence --queries "$(QUERIES)" --seed-dir infra/seed
 
-# The labelled question sets the relevance gate's question bank is written from. `make eval` and
-# `make calibrate-relevance` leave the measured set's own questions out of the bank.
-BANK_SETS = $(addprefix infra/seed/queries-,$(addsuffix .jsonl,dev holdout holdout-2 test test-a test-b test-c test-d test-e test-f test-g test-h test-i test-j test-k test-l test-m test-n))
+# The labelled question sets the relevance gate's question bank is written from, and general
+# questions alone (queries-general-*: everyday life, money and work, programming, computing).
+# `make eval` and `make calibrate-relevance` leave the measured set's own questions out of the bank.
+BANK_SETS = $(addprefix infra/seed/queries-,$(addsuffix .jsonl,dev holdout holdout-2 test test-a test-b test-c test-d test-e test-f test-g test-h test-i test-j test-k test-l test-m test-n general-1 general-2 general-3 general-4))
 
 question-bank: install ## write chatbot-api's question bank (the relevance gate's labelled questions) from BANK_SETS
 	$(PY) -m devstack.question_bank $(BANK_SETS)

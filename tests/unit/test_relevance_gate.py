@@ -35,7 +35,8 @@ class Sample(CatalogSample):
 
 TEXTS = ["쿠버네티스 장애 대응 챌린지", "Kafka Streaming Hackathon 2027", "블루하버 CTF 본선",
          "PostgreSQL 19 released", "누리AI 하늘-3 출시"]
-THRESHOLDS = Thresholds(z_min=2.0, coverage_min=0.6, name_documents_max=1, general_votes_min=3)
+THRESHOLDS = Thresholds(z_min=2.0, coverage_min=0.6, name_documents_max=1, general_votes_min=3,
+                        lead_min=0.02)
 
 
 def _catalog() -> np.ndarray:
@@ -194,6 +195,63 @@ async def test_a_question_asked_like_the_general_ones_passes_when_both_its_peak_
     assert not await gate.passes(about_it, general_at)
 
 
+async def test_a_catalog_question_in_the_lead_outvotes_the_general_ones_around_it() -> None:
+    matrix = _catalog()
+    # the catalog question at cosine 1 of `near`, the general ones at about 0.9 of it
+    near, far = np.eye(8)[2], 0.9 * np.eye(8)[2] + 0.436 * np.eye(8)[3]
+    examples = [("catalog", False)] + [(f"general {i}", True) for i in range(6)]
+    vectors = {"catalog": near} | {f"general {i}": far + np.eye(8)[4 + i % 4] * 0.01
+                                   for i in range(6)}
+    gate = RelevanceGate(Sample(matrix, TEXTS), THRESHOLDS,
+                         bank=QuestionBank(Vectors(vectors), examples))
+    e = await gate.evidence("Who won it?", near)
+    assert e.votes == 6 and e.lead is not None and e.lead >= THRESHOLDS.lead_min
+    assert await gate.passes("Who won it?", near)
+    # the same general neighbours, with no catalog question in the lead: the vote holds
+    e = await gate.evidence("Who won it?", far)
+    assert e.lead is not None and e.lead < THRESHOLDS.lead_min and e.votes == 6
+    assert not await gate.passes("Who won it?", far)
+
+
+async def test_a_question_that_names_the_catalog_outvotes_the_general_ones_on_its_peak_or_words(
+        ) -> None:
+    matrix = _catalog()
+    middle = matrix.mean(axis=0)
+    general_at = middle + np.eye(8)[0] * 3
+    bank, _ = _bank(general_at, middle + np.eye(8)[1] * 3)
+    gate = RelevanceGate(Sample(matrix, TEXTS), THRESHOLDS, bank=bank)
+    # no peak; its words are an item's: enough with a cue (기사), not without one
+    assert (await gate.evidence("쿠버네티스 장애 대응 기사", general_at)).z < THRESHOLDS.z_min
+    assert await gate.passes("쿠버네티스 장애 대응 기사", general_at)
+    assert not await gate.passes("쿠버네티스 장애 대응", general_at)
+    # a cue without the peak or the words: the vote holds
+    assert not await gate.passes("해커톤 발표 자료는 몇 장이 좋아?", general_at)
+
+
+async def test_a_question_that_asks_for_news_outvotes_the_general_ones_unless_it_asks_for_advice(
+        ) -> None:
+    matrix = _catalog()
+    general_at = matrix.mean(axis=0) + np.eye(8)[0] * 3
+    bank, _ = _bank(general_at, matrix.mean(axis=0) + np.eye(8)[1] * 3)
+    gate = RelevanceGate(Sample(matrix, TEXTS), THRESHOLDS, bank=bank)
+    assert (await gate.evidence("AI 뉴스", general_at)).news
+    assert await gate.passes("AI 뉴스", general_at)
+    assert await gate.passes("any news about LLM benchmarks?", general_at)
+    assert not await gate.passes("AI 뉴스 요약하는 방법 알려줘", general_at)  # a how-to
+    assert not await gate.passes("AI 해커톤", general_at)  # names a contest: the vote holds
+
+
+async def test_a_search_of_the_users_own_items_that_names_them_outvotes_the_general_ones() -> None:
+    matrix = _catalog()
+    general_at = matrix.mean(axis=0) + np.eye(8)[0] * 3
+    bank, _ = _bank(general_at, matrix.mean(axis=0) + np.eye(8)[1] * 3)
+    gate = RelevanceGate(Sample(matrix, TEXTS), THRESHOLDS, bank=bank)
+    question = "동아리 신입생들한테 추천하려고 저장해둔 거 뭐였지?"
+    assert (await gate.evidence(question, general_at)).cue
+    assert await gate.passes(question, general_at, [Collection.BOOKMARKS])
+    assert not await gate.passes(question, general_at, [Collection.BOOKMARKS, Collection.NEWS])
+
+
 async def test_the_bank_is_read_without_the_questions_left_out(tmp_path: Path) -> None:
     path = tmp_path / "bank.jsonl"
     path.write_text('{"question": "a", "general": true}\n{"question": "b", "general": false}\n',
@@ -201,8 +259,8 @@ async def test_the_bank_is_read_without_the_questions_left_out(tmp_path: Path) -
     embedder = Vectors({"a": np.eye(8)[0], "b": np.eye(8)[1]})
     assert len(QuestionBank.read(embedder, path)) == 2
     bank = QuestionBank.read(embedder, path, leave_out=frozenset({"a"}))
-    assert len(bank) == 1 and await bank.general_votes(np.eye(8)[0]) == 0
-    assert await QuestionBank(embedder, []).general_votes(np.eye(8)[0]) is None
+    assert len(bank) == 1 and await bank.vote(np.eye(8)[0]) == (0, 1.0)  # catalog ones only
+    assert await QuestionBank(embedder, []).vote(np.eye(8)[0]) is None
 
 
 def test_the_bank_shipped_with_chatbot_api_holds_both_kinds_each_question_once() -> None:
@@ -226,4 +284,4 @@ async def test_an_empty_catalog_sample_and_an_empty_bank_read_as_nothing() -> No
     matrix, terms, lexicon, _ = _digest([], {})
     assert matrix.shape[0] == 0 and terms == [] and lexicon == {}
     bank = QuestionBank(Vectors({}), [])
-    assert (await bank.matrix()).shape[0] == 0 and await bank.general_votes(np.eye(8)[0]) is None
+    assert (await bank.matrix()).shape[0] == 0 and await bank.vote(np.eye(8)[0]) is None

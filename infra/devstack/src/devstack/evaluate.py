@@ -193,7 +193,7 @@ async def print_evidence(gate: RelevanceGate, embedder: Embedder,
                          queries: list[dict[str, Any]]) -> None:
     """Each catalog-routed question's gate evidence, one line each, by kind then id."""
     print(f"{'id':<14}{'kind':<18}{'cue':>4}{'z':>7}{'coverage':>10}{'named':>7}{'request':>9}"
-          f"{'general':>9}  passes")
+          f"{'general':>9}{'lead':>8}  passes")
     rows = []
     for query in queries:
         text = reading_form(query["query"])
@@ -206,7 +206,8 @@ async def print_evidence(gate: RelevanceGate, embedder: Embedder,
     for kind, qid, e, passed in sorted(rows, key=lambda r: (r[0], r[1])):
         print(f"{qid:<14}{kind:<18}{'yes' if e.cue else '-':>4}{e.z:>7.2f}{e.coverage:>10.2f}"
               f"{e.named or '-':>7}{'yes' if e.request else '-':>9}"
-              f"{'-' if e.votes is None else e.votes:>9}  {'yes' if passed else 'no'}")
+              f"{'-' if e.votes is None else e.votes:>9}"
+              f"{'-' if e.lead is None else f'{e.lead:+.3f}':>8}  {'yes' if passed else 'no'}")
 
 
 async def evaluate(mongo_url: str, queries_path: Path, seed_dir: Path,

@@ -65,6 +65,8 @@ class Rules:
     contest: tuple[re.Pattern[str], ...]
     news: tuple[re.Pattern[str], ...]
     bookmarks: tuple[re.Pattern[str], ...]
+    contest_kind: tuple[re.Pattern[str], ...]  # words that name the kind, a subset of contest's
+    news_kind: tuple[re.Pattern[str], ...]
     requests: tuple[re.Pattern[str], ...]
     follow_up: tuple[re.Pattern[str], ...]
     short_question_chars: int
@@ -89,6 +91,8 @@ def parse_rules(data: dict[str, Any]) -> Rules:
         contest=_compile(data["catalog"]["contest"]),
         news=_compile(data["catalog"]["news"]),
         bookmarks=_compile(data["catalog"]["bookmarks"]),
+        contest_kind=_compile(data["kinds"]["contest"]),
+        news_kind=_compile(data["kinds"]["news"]),
         requests=_compile(data["requests"]["patterns"]),
         follow_up=_compile(data["follow_up"]["patterns"]),
         short_question_chars=int(data["follow_up"]["short_question_chars"]),
