@@ -50,6 +50,15 @@ def test_different_names_do_not_share_a_key(hangul: str, latin: str) -> None:
     assert names.hangul_key(hangul) not in names.latin_keys(latin)
 
 
+def test_of_words_with_the_same_key_the_one_that_sounds_alike_with_its_vowels_is_closest() -> None:
+    # all three are heard P-N-K, so the key alone does not choose among them
+    assert {names.document_keys(w) for w in ("판교", "반기", "번역")} == {names.query_keys("pangyo")}
+    assert names.likeness("pangyo", "판교") > names.likeness("pangyo", "반기") > names.likeness(
+        "pangyo", "번역")
+    assert names.likeness("로그하버", "LogHarbor") > names.likeness("로그하버", "Larger")
+    assert names.romanized("판교에서") == "pangyoeseo"
+
+
 def test_short_keys_are_not_made_and_words_of_one_script_never_meet() -> None:
     assert names.latin_key("go") == "" and names.hangul_key("자바") == ""
     # the same sound in the same script is not a cross-script match

@@ -18,6 +18,7 @@ Revised Romanization spells a name too; no dictionary, so it holds for every ite
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 MIN_CONSONANTS = 3
@@ -87,3 +88,45 @@ def query_keys(word: str) -> tuple[str, ...]:
     if (key := hangul_key(word)):
         return (LATIN_KEY + key,)
     return tuple(HANGUL_KEY + key for key in latin_keys(word))
+
+
+# Revised Romanization, letter by letter (without its sound-change rules)
+_INITIAL_LETTERS = ["g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj", "ch",
+                    "k", "t", "p", "h"]
+_VOWEL_LETTERS = ["a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo", "u",
+                  "wo", "we", "wi", "yu", "eu", "ui", "i"]
+_FINAL_LETTERS = ["", "k", "k", "k", "n", "n", "n", "t", "l", "k", "m", "l", "l", "l", "p", "l",
+                  "m", "p", "p", "t", "t", "ng", "t", "t", "k", "t", "p", "t"]
+# letters in the key's consonant classes, vowels kept; "eu" is the vowel Korean adds to a lone
+# consonant (로그, log), which the Latin spelling does not have
+_HEARD = [(re.compile(r"eu"), ""), (re.compile(r"(ph|f|v|b)"), "p"), (re.compile(r"(sh|ch|j|z)"), "s"),
+          (re.compile(r"(ck|c|q|g)"), "k"), (re.compile(r"d"), "t"), (re.compile(r"r"), "l"),
+          (re.compile(r"(.)\1"), r"\1")]
+
+
+def romanized(word: str) -> str:
+    """A Hangul word in Revised Romanization's letters, syllable by syllable; other characters
+    lower-cased as they are."""
+    letters: list[str] = []
+    for ch in word:
+        code = ord(ch) - 0xAC00
+        if 0 <= code < 11172:
+            letters += [_INITIAL_LETTERS[code // 588], _VOWEL_LETTERS[code % 588 // 28],
+                        _FINAL_LETTERS[code % 28]]
+        else:
+            letters.append(ch.lower())
+    return "".join(letters)
+
+
+def _heard(word: str) -> str:
+    spelled = romanized(word)
+    for pattern, replacement in _HEARD:
+        spelled = pattern.sub(replacement, spelled)
+    return spelled
+
+
+@lru_cache(maxsize=65536)
+def likeness(word: str, other: str) -> float:
+    """How alike two spellings of a name sound with their vowels (0 to 1): of words with the same
+    key, Pangyo is 판교 rather than 반기 or 번역."""
+    return SequenceMatcher(None, _heard(word), _heard(other)).ratio()

@@ -182,8 +182,11 @@ class CatalogSample:
             if word.isascii() and word not in latin:
                 continue
             for key in names.query_keys(word):
-                # the shortest first: a name without the particles it was also seen with
-                found += sorted(self._lexicon.get(key, ()), key=lambda w: (len(w), w))[:NAME_SPELLINGS]
+                # the closest in sound first, then the shortest: a name without the particles it
+                # was also seen with
+                heard = sorted(self._lexicon.get(key, ()),
+                               key=lambda w, word=word: (-names.likeness(word, w), len(w), w))
+                found += heard[:NAME_SPELLINGS]
         return [w for w in dict.fromkeys(found) if w.lower() not in question.lower()]
 
 
