@@ -115,6 +115,11 @@ def test_intent_reads_the_one_kind_of_item_a_question_names() -> None:
     assert read_intent("Which article was I going to quote?").asked_kind == "NEWS"
     assert read_intent("해커톤 우승팀 인터뷰 기사").asked_kind is None  # both kinds: neither
     assert read_intent("벡터 DB 스타트업 인수").asked_kind is None
+    # words that make a question a catalog one without naming a kind: a grant one applies for
+    # (신청, 지원) or a winner (prize) is news as often as a contest
+    assert read_intent("재직자도 교육 바우처 신청 되나요? 최대 얼마 지원돼요?").asked_kind is None
+    assert read_intent("who took the grand prize at the pitching day?").asked_kind is None
+    assert read_intent("별빛 게임잼 테마가 뭐였더라?").asked_kind == "CONTEST"
 
 
 def _hit(doc: str, collection: Collection, score: float, rank: float, owner: str | None = None) -> SearchHit:

@@ -6,7 +6,7 @@ encode "latest" or "already finished" usefully (every article is news, every con
 so these words steer the search instead: recent news are ranked higher, contests of the asked
 status ("now", "upcoming", "finished") too, a question about finished contests also searches the
 ENDED ones, and a question about "my saved" items puts the bookmarks first. A question that names
-one kind of item ("대회", "hackathon"; "기사", "article": routing's catalog words) ranks the items of
+one kind of item ("대회", "hackathon"; "기사", "article": the rules' kind words) ranks the items of
 that kind higher, saved ones included: each collection's ranks are its own, so without it the best
 of an unasked collection stood level with the best of the asked one.
 """
@@ -48,7 +48,7 @@ def _intent(query: str) -> QueryIntent:  # each collection's search of a questio
 
 def _read(query: str, r: Rules) -> QueryIntent:
     text = readable(query)
-    contest, news = matches(r.contest, text), matches(r.news, text)
+    contest, news = matches(r.contest_kind, text), matches(r.news_kind, text)
     return QueryIntent(
         wants_recent=matches(r.latest, text),
         wants_ended=matches(r.ended, text),
