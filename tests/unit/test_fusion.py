@@ -30,6 +30,19 @@ def test_an_ended_contest_clearly_better_stays_above_an_active_one() -> None:
     assert fused[1] > fused[0]  # an active one a rank behind it goes first
 
 
+def test_an_ended_contest_the_question_names_is_not_demoted() -> None:
+    docs = [{"title": "코드포지 알고리즘 챔피언십 2026 예선", "status": "ENDED"},
+            {"title": "코드포지 알고리즘 챔피언십 2026 본선", "status": "UPCOMING"}]
+    named = fuse(Collection.CONTESTS, docs, [0.9, 0.9], [1, 1],
+                 "코드포지 챔피언십 예선이랑 본선 각각 몇 문제씩이야?", WEIGHTS)
+    assert named[0] == named[1]  # most of its title's terms are the question's: same standing
+    other = fuse(Collection.CONTESTS, docs, [0.9, 0.9], [1, 1], "알고리즘 대회 문제 수", WEIGHTS)
+    assert other[1] > other[0]  # three of its eleven terms: demoted
+    unranked = fuse(Collection.CONTESTS, docs, [0.9, 0.9], [None, None],
+                    "코드포지 챔피언십 예선이랑 본선 각각 몇 문제씩이야?", WEIGHTS)
+    assert unranked[1] > unranked[0]  # only the keyword side's candidates are read
+
+
 def test_a_question_about_the_past_does_not_demote_ended_contests() -> None:
     docs = _contests("ENDED", "ONGOING")
     fused = fuse(Collection.CONTESTS, docs, [0.9, 0.9], [1, 1], "이미 끝난 해커톤 알려줘", WEIGHTS)

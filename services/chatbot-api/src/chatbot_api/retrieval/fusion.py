@@ -20,11 +20,19 @@ import numpy as np
 
 from chatbot_api.retrieval.hits import to_hit
 from chatbot_api.retrieval.intent import read_intent
-from chatbot_api.retrieval.keyword import RRF_K, fused_ranks, has_hangul, rank_array, rank_values
+from chatbot_api.retrieval.keyword import (
+    RRF_K,
+    fused_ranks,
+    has_hangul,
+    rank_array,
+    rank_values,
+    tokenize,
+)
 from chatbot_api.retrieval.model import ACTIVE_CONTEST_STATUSES, Collection, SearchHit
 
 _WORDS = re.compile(r"[a-z0-9]+")
 NAME_CANDIDATES = 100  # the keyword side's best documents whose titles are read for names
+NAMED_TITLE_SHARE = 0.6  # of an ended contest's title terms in the question: not demoted
 
 
 @dataclass(frozen=True)
@@ -129,7 +137,10 @@ def fuse(
         if ended is None:
             ended = np.asarray([d.get("status") not in ACTIVE_CONTEST_STATUSES for d in docs],
                                dtype=bool)
-        fused[ended] -= weights.ended / (weights.k + 1)
+        # except a contest the question names: a question about one specific event finds it
+        # whatever its status
+        demoted = ended & ~_named_by(query_text, docs, keyword_ranks, among=ended)
+        fused[demoted] -= weights.ended / (weights.k + 1)
     return fused
 
 
@@ -161,6 +172,20 @@ def fused_hits(collection: Collection, docs: Sequence[dict[str, Any]],
                  hangul)
     return [to_hit(collection, docs[i], float(similarities[i]), float(fused[i]))
             for i in best(fused, similarities, min_score, limit)]
+
+
+def _named_by(question: str, docs: Sequence[dict[str, Any]],
+              keyword_ranks: Sequence[int | None] | np.ndarray, among: np.ndarray) -> np.ndarray:
+    """Which of `docs` the question names: at least NAMED_TITLE_SHARE of its title's terms are
+    the question's ("코드포지 챔피언십 예선" names 코드포지 알고리즘 챔피언십 2026 예선). Only those of
+    `among` that the keyword side ranks among its best NAME_CANDIDATES are read."""
+    named = np.zeros(len(docs), dtype=bool)
+    ranks = rank_values(keyword_ranks)
+    asked = set(tokenize(question))
+    for i in np.flatnonzero(among & (ranks > 0) & (ranks <= NAME_CANDIDATES)):
+        title = tokenize(str(docs[int(i)].get("title") or ""))
+        named[i] = bool(title) and sum(t in asked for t in title) >= NAMED_TITLE_SHARE * len(title)
+    return named
 
 
 def _standardised_by_script(similarities: Sequence[float] | np.ndarray,
