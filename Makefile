@@ -104,7 +104,7 @@ calibrate-relevance: install ## the relevance gate's peak z, coverage and cue pe
 # The labelled question sets the relevance gate's question bank is written from, and general
 # questions alone (queries-general-*: everyday life, money and work, programming, computing).
 # `make eval` and `make calibrate-relevance` leave the measured set's own questions out of the bank.
-BANK_SETS = $(addprefix infra/seed/queries-,$(addsuffix .jsonl,dev holdout holdout-2 test test-a test-b test-c test-d test-e test-f test-g test-h test-i test-j test-k test-l test-m test-n general-1 general-2 general-3 general-4))
+BANK_SETS = $(addprefix infra/seed/queries-,$(addsuffix .jsonl,dev holdout holdout-2 test test-a test-b test-c test-d test-e test-f test-g test-h test-i test-j test-k test-l test-m test-n test-o test-p test-q test-r test-s test-t test-u test-v test-w test-x test-y test-z test-aa test-ab test-ac test-ad test-ae test-af test-ag test-ah test-ai test-aj test-ak test-al general-1 general-2 general-3 general-4))
 
 question-bank: install ## write chatbot-api's question bank (the relevance gate's labelled questions) from BANK_SETS
 	$(PY) -m devstack.question_bank $(BANK_SETS)
