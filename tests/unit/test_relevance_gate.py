@@ -191,6 +191,11 @@ async def test_a_question_asked_like_the_general_ones_passes_when_both_its_peak_
     assert await gate.passes(about_it, vector)
     # the same peak without the item's words: the vote holds
     assert not await gate.passes("How do I make strawberry jam without pectin?", vector)
+    # the peak and the item's words, asked as a request for advice: the vote holds
+    request = "쿠버네티스 장애 대응 방법 알려줘"
+    e = await gate.evidence(request, vector)
+    assert e.request and e.z >= thresholds.z_min and e.coverage >= thresholds.coverage_min
+    assert not await gate.passes(request, vector)
     # the item's words without a peak: the vote holds
     assert not await gate.passes(about_it, general_at)
 

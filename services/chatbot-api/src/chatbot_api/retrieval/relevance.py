@@ -34,12 +34,12 @@ A search of the user's own bookmarks alone that names them (저장해둔, bookma
 a question that asks for news and is not a request (people ask for advice about taking part in a
 hackathon, hardly about the news) and a question with a catalog question well in the lead.
 Otherwise a question fails when most of its neighbours are general ones, unless both its peak and
-its words pass (either, if it has a cue). Otherwise it passes on a cue, on neighbours that are all
-catalog questions or on its peak; on its words, a name, or a search of the user's own bookmarks
-alone, unless it is a request. A question without a letter or a digit (only emoji or punctuation)
-never passes. The numbers belong to the embedding model (its cosines spread differently); a model
-without calibrated numbers is not gated, with a warning. When nothing passes, the answer is a
-general one: no sources, no catalog context.
+its words pass (either, if it has a cue) and it is not a request. Otherwise it passes on a cue, on
+neighbours that are all catalog questions or on its peak; on its words, a name, or a search of the
+user's own bookmarks alone, unless it is a request. A question without a letter or a digit (only
+emoji or punctuation) never passes. The numbers belong to the embedding model (its cosines spread
+differently); a model without calibrated numbers is not gated, with a warning. When nothing
+passes, the answer is a general one: no sources, no catalog context.
 """
 
 from __future__ import annotations
@@ -384,13 +384,14 @@ class RelevanceGate:
             # looks in the saved items by name, asks for news, or is asked like a catalog question
             passed = True
         elif e.votes is not None and e.votes >= t.general_votes_min:
-            # asked like the general questions: fails, unless the catalog holds it on both its
-            # peak and its words ("2026 한국 개발자 설문조사에서 3년차 평균 연봉 얼마로 나왔어요?"),
-            # or on either when it names the catalog ("하늘 모델 최신 소식 뭐야?")
-            if e.z >= t.z_min or e.cue:
+            # asked like the general questions: a request for advice fails ("쿠버네티스에서 pod가
+            # CrashLoopBackOff 뜨면 뭐부터 확인해야 돼?"); anything else unless the catalog holds it
+            # on both its peak and its words ("2026 한국 개발자 설문조사에서 3년차 평균 연봉 얼마로
+            # 나왔어요?"), or on either when it names the catalog ("하늘 모델 최신 소식 뭐야?")
+            if not e.request and (e.z >= t.z_min or e.cue):
                 e = _with_words(e, question, cosines, terms)
             peak, words = e.z >= t.z_min, e.coverage >= t.coverage_min
-            passed = (peak or words) if e.cue else (peak and words)
+            passed = not e.request and ((peak or words) if e.cue else (peak and words))
         elif e.cue or e.votes == 0 or e.z >= t.z_min:
             passed = True  # names the catalog, is asked like catalog questions, or peaks
         elif e.request:
