@@ -43,6 +43,18 @@ def test_an_ended_contest_the_question_names_is_not_demoted() -> None:
     assert unranked[1] > unranked[0]  # only the keyword side's candidates are read
 
 
+def test_a_contest_the_question_names_counts_as_one_of_the_asked_status() -> None:
+    docs = [{"title": "별빛 게임잼 2026 여름", "status": "ENDED"},
+            {"title": "별빛 게임잼 2027 겨울", "status": "UPCOMING"},
+            {"title": "Indie Pixel Jam", "status": "ENDED"}]
+    question = "별빛 게임잼 지난 여름 테마랑 이번 겨울 시즌 신청 마감 알려줘"  # "지난": ended ones first
+    fused = fuse(Collection.CONTESTS, docs, [0.95, 0.90, 0.92], [1, 2, 3], question, WEIGHTS)
+    assert fused[0] > fused[1] > fused[2]  # the upcoming one it names stays above an ended one
+    unnamed = fuse(Collection.CONTESTS, docs, [0.95, 0.90, 0.92], [1, 2, 3], "지난 여름 게임잼 테마",
+                   WEIGHTS)
+    assert unnamed[2] > unnamed[1]  # not named: the ended ones go first
+
+
 def test_a_question_about_the_past_does_not_demote_ended_contests() -> None:
     docs = _contests("ENDED", "ONGOING")
     fused = fuse(Collection.CONTESTS, docs, [0.9, 0.9], [1, 1], "이미 끝난 해커톤 알려줘", WEIGHTS)
@@ -185,7 +197,7 @@ def test_an_asked_status_does_not_lift_contests_above_the_other_collections() ->
     # every ended contest, as it would without the status word; the contests' values are the
     # ones they had, in the status's order
     question = "작년에 끝난 블루하버 결승 우승팀 전략"  # names no kind of item
-    docs = [{"title": f"블루하버 대회 {i}", "status": s}
+    docs = [{"title": f"보안 대회 {i}", "status": s}  # titles the question does not name
             for i, s in enumerate(("ENDED", "ENDED", "ONGOING", "ENDED"))]
     sims, ranks = [0.90, 0.89, 0.88, 0.87], [2, 3, 1, 4]
     contests = fuse(Collection.CONTESTS, docs, sims, ranks, question, WEIGHTS)
@@ -199,6 +211,6 @@ def test_an_asked_status_does_not_lift_contests_above_the_other_collections() ->
 
 
 def test_an_asked_status_orders_contests_of_the_same_standing_too() -> None:
-    docs = [{"title": "GPU 대회", "status": "ONGOING"}, {"title": "GPU 대회", "status": "ENDED"}]
+    docs = [{"title": "AI 대회", "status": "ONGOING"}, {"title": "AI 대회", "status": "ENDED"}]
     fused = fuse(Collection.CONTESTS, docs, [0.9, 0.9], [1, 1], "이미 끝난 GPU 대회", WEIGHTS)
     assert fused[1] > fused[0]

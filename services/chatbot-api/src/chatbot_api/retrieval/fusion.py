@@ -129,8 +129,12 @@ def fuse(
         # collections as it was: added to their values, it put every ended contest above the
         # article a question about an ended contest's result asks for ("작년 블루하버 CTF 본선에서
         # 우승한 팀은 어떤 전략으로 이겼대?"), though that article came first on both sides
-        status = np.asarray([1 if d.get("status") in statuses else 0 for d in docs])
-        fused = _reordered(fused, fused + fused_ranks([status], [weights.status], weights.k))
+        status = np.asarray([d.get("status") in statuses for d in docs], dtype=bool)
+        # a contest the question names counts as one of the asked status ("별빛 게임잼 지난 여름
+        # 테마랑 이번 겨울 시즌 신청 마감": the winter one is named, though it has not ended)
+        status |= _named_by(query_text, docs, keyword_ranks, among=~status)
+        fused = _reordered(fused, fused + fused_ranks([status.astype(np.int64)], [weights.status],
+                                                      weights.k))
     if collection is Collection.CONTESTS and not statuses:
         # an ended contest loses what a first rank is worth times `ended`: below active contests
         # and news of the same standing, above those clearly worse (a question naming it)
