@@ -233,17 +233,21 @@ async def test_a_question_that_names_the_catalog_outvotes_the_general_ones_on_it
     assert not await gate.passes("해커톤 발표 자료는 몇 장이 좋아?", general_at)
 
 
-async def test_a_question_that_asks_for_news_outvotes_the_general_ones_unless_it_asks_for_advice(
+async def test_a_question_that_asks_for_news_or_a_contest_outvotes_the_general_ones_unless_a_request(
         ) -> None:
     matrix = _catalog()
     general_at = matrix.mean(axis=0) + np.eye(8)[0] * 3
     bank, _ = _bank(general_at, matrix.mean(axis=0) + np.eye(8)[1] * 3)
     gate = RelevanceGate(Sample(matrix, TEXTS), THRESHOLDS, bank=bank)
-    assert (await gate.evidence("AI 뉴스", general_at)).news
+    assert (await gate.evidence("AI 뉴스", general_at)).lookup
     assert await gate.passes("AI 뉴스", general_at)
     assert await gate.passes("any news about LLM benchmarks?", general_at)
     assert not await gate.passes("AI 뉴스 요약하는 방법 알려줘", general_at)  # a how-to
     assert not await gate.passes("AI 해커톤", general_at)  # names a contest: the vote holds
+    # asks whether a contest exists: a lookup too
+    assert await gate.passes("Kafka로 실시간 앱 만드는 해커톤 있어?", general_at)
+    assert await gate.passes("any hackathons for students this winter?", general_at)
+    assert not await gate.passes("해커톤 처음 나가는데 뭐 챙겨가면 좋아?", general_at)
 
 
 async def test_a_search_of_the_users_own_items_that_names_them_outvotes_the_general_ones() -> None:

@@ -67,6 +67,7 @@ class Rules:
     bookmarks: tuple[re.Pattern[str], ...]
     contest_kind: tuple[re.Pattern[str], ...]  # words that name the kind, a subset of contest's
     news_kind: tuple[re.Pattern[str], ...]
+    lookups: tuple[re.Pattern[str], ...]  # asks whether a contest exists (news_kind: for news)
     requests: tuple[re.Pattern[str], ...]
     follow_up: tuple[re.Pattern[str], ...]
     short_question_chars: int
@@ -93,6 +94,7 @@ def parse_rules(data: dict[str, Any]) -> Rules:
         bookmarks=_compile(data["catalog"]["bookmarks"]),
         contest_kind=_compile(data["kinds"]["contest"]),
         news_kind=_compile(data["kinds"]["news"]),
+        lookups=_compile(data["lookups"]["patterns"]),
         requests=_compile(data["requests"]["patterns"]),
         follow_up=_compile(data["follow_up"]["patterns"]),
         short_question_chars=int(data["follow_up"]["short_question_chars"]),

@@ -26,20 +26,22 @@ on questions nothing was tuned on):
 - a name: a Latin word of the question written like a name that at most a few documents hold
   (Loopwise, SecureGate, pgvector);
 - the routing cue: a word that names the catalog (대회, 기사, 북마크, hackathon, news...), and among
-  them the words that ask for news (뉴스, 기사, article);
+  them the words that ask for news (뉴스, 기사, article), and asking whether a contest exists
+  (해커톤 있어?, any hackathons);
 - a request: asking for advice, instructions, a recommendation or a piece of writing (방법,
   추천해줘, how do I, should I...), which a general assistant is asked.
 
 A search of the user's own bookmarks alone that names them (저장해둔, bookmark) passes, and so do
-a question that asks for news and is not a request (people ask for advice about taking part in a
-hackathon, hardly about the news) and a question with a catalog question well in the lead.
-Otherwise a question fails when most of its neighbours are general ones, unless both its peak and
-its words pass (either, if it has a cue) and it is not a request. Otherwise it passes on a cue, on
-neighbours that are all catalog questions or on its peak; on its words, a name, or a search of the
-user's own bookmarks alone, unless it is a request. A question without a letter or a digit (only
-emoji or punctuation) never passes. The numbers belong to the embedding model (its cosines spread
-differently); a model without calibrated numbers is not gated, with a warning. When nothing
-passes, the answer is a general one: no sources, no catalog context.
+a question that asks for news or whether a contest exists and is not a request (people ask for
+advice about taking part in a hackathon, hardly about the news or whether one exists) and a
+question with a catalog question well in the lead. Otherwise a question fails when most of its
+neighbours are general ones, unless both its peak and its words pass (either, if it has a cue)
+and it is not a request. Otherwise it passes on a cue, on neighbours that are all catalog
+questions or on its peak; on its words, a name, or a search of the user's own bookmarks alone,
+unless it is a request. A question without a letter or a digit (only emoji or punctuation) never
+passes. The numbers belong to the embedding model (its cosines spread differently); a model
+without calibrated numbers is not gated, with a warning. When nothing passes, the answer is a
+general one: no sources, no catalog context.
 """
 
 from __future__ import annotations
@@ -113,7 +115,8 @@ class Evidence:
     request: bool = False  # asks for advice, instructions, a recommendation or a piece of writing
     votes: int | None = None  # general questions among its closest labelled ones (None: no bank)
     lead: float | None = None  # closest catalog question's cosine less closest general one's
-    news: bool = False  # asks for news (뉴스, 기사, article: the rules' news kind words)
+    lookup: bool = False  # asks for news or whether a contest exists (the rules' news kind words
+    # and [lookups])
 
 
 class CatalogSample:
@@ -353,18 +356,18 @@ class RelevanceGate:
         cue = any(matches(p, text) for p in (self._rules.contest, self._rules.news,
                                                self._rules.bookmarks))
         request = matches(self._rules.requests, text)
-        news = matches(self._rules.news_kind, text)
+        lookup = matches(self._rules.news_kind, text) or matches(self._rules.lookups, text)
         unit = np.asarray(vector, dtype=np.float32)
         unit /= max(float(np.linalg.norm(unit)), 1e-12)
         vote = await self._bank.vote(unit) if self._bank is not None else None
         votes, lead = vote if vote is not None else (None, None)
         matrix, terms = await self._background.sample()
         if len(matrix) < 2:
-            return (Evidence(0.0, 0.0, cue, 0, request, votes, lead, news),
+            return (Evidence(0.0, 0.0, cue, 0, request, votes, lead, lookup),
                     np.zeros(0, np.float32), [])
         cosines = matrix @ unit
         z = float((cosines.max() - cosines.mean()) / max(float(cosines.std()), 1e-6))
-        return Evidence(z, 0.0, cue, 0, request, votes, lead, news), cosines, terms
+        return Evidence(z, 0.0, cue, 0, request, votes, lead, lookup), cosines, terms
 
     async def passes(self, question: str, vector: Sequence[float],
                      collections: Sequence[Collection] = ()) -> bool:
@@ -379,9 +382,10 @@ class RelevanceGate:
         # the user's own saved items, when the client searches nothing else: the catalog's peak
         # and words say nothing about them
         own = bool(collections) and all(c is Collection.BOOKMARKS for c in collections)
-        if ((own and e.cue) or (e.news and not e.request)
+        if ((own and e.cue) or (e.lookup and not e.request)
                 or (e.lead is not None and e.lead >= t.lead_min)):
-            # looks in the saved items by name, asks for news, or is asked like a catalog question
+            # looks in the saved items by name, asks for news or a contest, or is asked like a
+            # catalog question
             passed = True
         elif e.votes is not None and e.votes >= t.general_votes_min:
             # asked like the general questions: a request for advice fails ("쿠버네티스에서 pod가
