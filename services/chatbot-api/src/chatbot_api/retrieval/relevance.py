@@ -25,9 +25,9 @@ on questions nothing was tuned on):
   item holds "capital" and "Australia" and the question passes;
 - a name: a Latin word of the question written like a name that at most a few documents hold
   (Loopwise, SecureGate, pgvector);
-- the routing cue: a word that names the catalog (대회, 기사, 북마크, hackathon, news...), and among
-  them the words that ask for news (뉴스, 기사, article), and asking whether a contest exists
-  (해커톤 있어?, any hackathons);
+- the routing cue: a word that names the catalog (대회, 기사, 북마크, hackathon, news...);
+- a lookup: asking for news (뉴스, 기사, article) or whether a contest exists (해커톤 있어?, any
+  hackathons);
 - a request: asking for advice, instructions, a recommendation or a piece of writing (방법,
   추천해줘, how do I, should I...), which a general assistant is asked.
 
@@ -115,8 +115,7 @@ class Evidence:
     request: bool = False  # asks for advice, instructions, a recommendation or a piece of writing
     votes: int | None = None  # general questions among its closest labelled ones (None: no bank)
     lead: float | None = None  # closest catalog question's cosine less closest general one's
-    lookup: bool = False  # asks for news or whether a contest exists (the rules' news kind words
-    # and [lookups])
+    lookup: bool = False  # asks for news or whether a contest exists ([kinds] news, [lookups])
 
 
 class CatalogSample:
