@@ -156,6 +156,15 @@ def _bank(general_at: np.ndarray, catalog_at: np.ndarray) -> tuple[QuestionBank,
     return QuestionBank(embedder, examples), embedder
 
 
+def _voting_gate(thresholds: Thresholds = THRESHOLDS) -> tuple[RelevanceGate, np.ndarray, np.ndarray]:
+    """A gate over the five items whose bank holds five general questions around `general_at` and
+    five catalog ones elsewhere: the gate, the items' vectors and `general_at`."""
+    matrix = _catalog()
+    general_at = matrix.mean(axis=0) + np.eye(8)[0] * 3
+    bank, _ = _bank(general_at, matrix.mean(axis=0) + np.eye(8)[1] * 3)
+    return RelevanceGate(Sample(matrix, TEXTS), thresholds, bank=bank), matrix, general_at
+
+
 async def test_the_closest_labelled_questions_vote_on_the_kind_of_question() -> None:
     matrix = _catalog()
     middle = matrix.mean(axis=0)
@@ -175,15 +184,11 @@ async def test_the_closest_labelled_questions_vote_on_the_kind_of_question() -> 
 
 async def test_a_question_asked_like_the_general_ones_passes_when_both_its_peak_and_its_words_do(
         ) -> None:
-    matrix = _catalog()
-    middle = matrix.mean(axis=0)
-    general_at = middle + np.eye(8)[0] * 3
-    bank, _ = _bank(general_at, middle + np.eye(8)[1] * 3)
     # five items: a peak stands at most 1.79 standard deviations above them
     thresholds = replace(THRESHOLDS, z_min=1.5)
-    gate = RelevanceGate(Sample(matrix, TEXTS), thresholds, bank=bank)
+    gate, matrix, general_at = _voting_gate(thresholds)
     # close to the general questions, and far above the rest at the first item
-    vector = general_at + (matrix[0] - middle) * 3
+    vector = general_at + (matrix[0] - matrix.mean(axis=0)) * 3
     about_it = "쿠버네티스 장애 대응은 어땠어?"
     e = await gate.evidence(about_it, vector)
     assert e.votes == 5 and not e.cue
@@ -220,11 +225,7 @@ async def test_a_catalog_question_in_the_lead_outvotes_the_general_ones_around_i
 
 async def test_a_question_that_names_the_catalog_outvotes_the_general_ones_on_its_peak_or_words(
         ) -> None:
-    matrix = _catalog()
-    middle = matrix.mean(axis=0)
-    general_at = middle + np.eye(8)[0] * 3
-    bank, _ = _bank(general_at, middle + np.eye(8)[1] * 3)
-    gate = RelevanceGate(Sample(matrix, TEXTS), THRESHOLDS, bank=bank)
+    gate, _, general_at = _voting_gate()
     # no peak; its words are an item's: enough with a cue (기사), not without one
     assert (await gate.evidence("쿠버네티스 장애 대응 기사", general_at)).z < THRESHOLDS.z_min
     assert await gate.passes("쿠버네티스 장애 대응 기사", general_at)
@@ -235,10 +236,7 @@ async def test_a_question_that_names_the_catalog_outvotes_the_general_ones_on_it
 
 async def test_a_question_that_asks_for_news_or_a_contest_outvotes_the_general_ones_unless_a_request(
         ) -> None:
-    matrix = _catalog()
-    general_at = matrix.mean(axis=0) + np.eye(8)[0] * 3
-    bank, _ = _bank(general_at, matrix.mean(axis=0) + np.eye(8)[1] * 3)
-    gate = RelevanceGate(Sample(matrix, TEXTS), THRESHOLDS, bank=bank)
+    gate, _, general_at = _voting_gate()
     assert (await gate.evidence("AI 뉴스", general_at)).lookup
     assert await gate.passes("AI 뉴스", general_at)
     assert await gate.passes("any news about LLM benchmarks?", general_at)
@@ -251,10 +249,7 @@ async def test_a_question_that_asks_for_news_or_a_contest_outvotes_the_general_o
 
 
 async def test_a_search_of_the_users_own_items_that_names_them_outvotes_the_general_ones() -> None:
-    matrix = _catalog()
-    general_at = matrix.mean(axis=0) + np.eye(8)[0] * 3
-    bank, _ = _bank(general_at, matrix.mean(axis=0) + np.eye(8)[1] * 3)
-    gate = RelevanceGate(Sample(matrix, TEXTS), THRESHOLDS, bank=bank)
+    gate, _, general_at = _voting_gate()
     question = "동아리 신입생들한테 추천하려고 저장해둔 거 뭐였지?"
     assert (await gate.evidence(question, general_at)).cue
     assert await gate.passes(question, general_at, [Collection.BOOKMARKS])
