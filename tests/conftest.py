@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
-from devstack.servers import Server, free_port, start_secantus, start_tansu
+from devstack.processes import GuardTether
+from devstack.servers import Server, free_port, start_secantus, start_tansu, tether_by_default
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -64,6 +65,18 @@ def unique(prefix: str) -> str:
 def workdir() -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="techai-tests-") as tmp:
         yield Path(tmp)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def servers_end_with_the_session(workdir: Path) -> Iterator[None]:
+    """Every server a test starts (Tansu, SecantusDB, redis-server, through devstack.servers)
+    is watched by a guard process that kills it when this pytest process ends, however it ends
+    (a CI timeout's SIGKILL too); at a normal end it kills whatever a test left running."""
+    tether = GuardTether.start(workdir / "logs" / "guard.log")
+    tether_by_default(tether)
+    yield
+    tether_by_default(None)
+    tether.close()
 
 
 @pytest.fixture(scope="session")

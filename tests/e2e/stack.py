@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -11,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
-from devstack.servers import Server, free_port, start_tansu, wait_until
+from devstack.servers import Server, free_port, spawn, start_tansu, wait_until
 
 SERVICES = {"chatbot": "chatbot_api", "command": "command_api", "sync": "query_sync"}
 
@@ -46,14 +45,9 @@ class Stack:
     def _start(self) -> Stack:
         for service, module in SERVICES.items():
             self.ports[service] = free_port()
-            env = {**os.environ, **self.env, f"{service.upper()}_PORT": str(self.ports[service])}
-            log = self.log(service)
-            log.parent.mkdir(parents=True, exist_ok=True)
-            with open(log, "ab") as handle:
-                self.procs[service] = subprocess.Popen(
-                    [sys.executable, "-m", module], env=env, stdout=handle,
-                    stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                )
+            env = {**self.env, f"{service.upper()}_PORT": str(self.ports[service])}
+            self.procs[service] = spawn(service, [sys.executable, "-m", module],
+                                        self.log(service), env)
         for service in SERVICES:
             wait_until(lambda s=service: self._ready(s), 60, service, self.procs[service],
                        self.log(service))

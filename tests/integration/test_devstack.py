@@ -18,9 +18,9 @@ import httpx
 import pytest
 from devstack.config import Endpoints, ServiceSpec, StackLayout, StackSettings, service_env
 from devstack.ports import busy_ports, port_in_use
-from devstack.processes import child_pids, start_service
+from devstack.processes import alive, child_pids, start_service
 from devstack.run import DevStack, LaunchError
-from devstack.servers import Server, ServerError, free_port
+from devstack.servers import Server, ServerError, free_port, wait_until
 
 from tests.conftest import eventually, unique
 
@@ -181,3 +181,39 @@ async def test_launcher_passes_real_stores_through_and_stops_on_sigint(
         if launcher.poll() is None:
             launcher.kill()
             launcher.wait(10)
+
+
+_HOLDS_A_BROKER = """
+import os, signal
+
+def test_hold(kafka_server):
+    with open(os.environ["HOLD_PID_FILE"], "w") as out:
+        out.write(str(kafka_server.proc.pid))
+    signal.pause()
+"""
+
+
+def test_servers_a_killed_test_session_started_do_not_outlive_it(tmp_path):
+    # A pytest session with this suite's fixtures (tests/conftest.py) starts its Tansu, then is
+    # killed as a CI timeout kills it: no teardown runs, yet the broker must go.
+    (tmp_path / "test_hold.py").write_text(_HOLDS_A_BROKER)
+    pid_file = tmp_path / "broker.pid"
+    repo = Path(__file__).resolve().parents[2]
+    session = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-p", "tests.conftest", "-p", "no:cacheprovider",
+         "-c", str(repo / "pyproject.toml"), "--rootdir", str(tmp_path), "-q",
+         str(tmp_path / "test_hold.py")],
+        cwd=repo, env={**os.environ, "HOLD_PID_FILE": str(pid_file)}, stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        wait_until(lambda: pid_file.exists() and pid_file.read_text() != "", 60,
+                   "the inner session's broker", session)
+        broker = int(pid_file.read_text())
+        assert alive(broker)
+        os.killpg(session.pid, signal.SIGKILL)
+        session.wait(10)
+        wait_until(lambda: not alive(broker), 10, "the broker to be gone")
+    finally:
+        if session.poll() is None:
+            os.killpg(session.pid, signal.SIGKILL)
+            session.wait(10)

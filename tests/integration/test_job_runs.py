@@ -14,6 +14,7 @@ from command_api.adapters.read_model import MongoReadModel
 from command_api.bootstrap import unit_of_work
 from command_api.entrypoints.scheduler import build_scheduler
 from command_api.service_layer.jobs import Job, JobBusy, JobRunner, LifecycleJobs
+from command_api.service_layer.reconcile import Reconciler
 from command_api.service_layer.republish import Republisher
 from techai_shared.conversation.model import NewMessage
 from techai_shared.db.engine import make_engine
@@ -30,8 +31,9 @@ DEACTIVATE = "deactivate-idle-sessions"
 
 def _runner(settings, engine, clock, worker, mongo, wrap=None) -> JobRunner:
     uow, outbox = unit_of_work(engine, clock=clock), SqlOutboxLog(engine)
-    republisher = Republisher(uow, outbox, MongoReadModel(mongo[settings.mongodb_database]), clock)
-    jobs = LifecycleJobs(settings, uow, outbox, republisher).jobs()
+    read_model = MongoReadModel(mongo[settings.mongodb_database])
+    reconciler = Reconciler(uow, outbox, read_model, Republisher(uow, read_model, clock), clock)
+    jobs = LifecycleJobs(settings, uow, outbox, reconciler).jobs()
     if wrap is not None:
         jobs = {name: Job(job.name, job.description, job.cron, wrap(job.run))
                 for name, job in jobs.items()}

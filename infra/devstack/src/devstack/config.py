@@ -29,6 +29,8 @@ class StackSettings(BaseSettings):
     redis_port: int = Field(default=16379, ge=1, le=65535)
     ready_timeout_seconds: float = Field(default=180.0, gt=0)
     stop_timeout_seconds: float = Field(default=15.0, gt=0)
+    # earlier runs' logs kept as .run/logs/<name>.log.1 (the last run) ... .log.<n>
+    log_generations: int = Field(default=5, ge=0, le=50)
 
     mysql_url: str | None = Field(default=None, validation_alias="MYSQL_URL")
     kafka_bootstrap_servers: str | None = Field(

@@ -49,6 +49,25 @@ def mark_log(log: Path, name: str) -> None:
         handle.write(f"----- {name} started by devstack at {datetime.now().isoformat(timespec='seconds')}\n")
 
 
+def rotate_logs(log_dir: Path, keep: int) -> list[Path]:
+    """Move each <name>.log of the previous run to <name>.log.1 (.1 to .2, and so on, the oldest
+    beyond `keep` generations dropped), so a new run starts new logs and the evidence of the last
+    one stays; the logs moved."""
+    moved = []
+    for log in sorted(log_dir.glob("*.log")):
+        for generation in range(keep, 0, -1):
+            older = log.with_name(f"{log.name}.{generation}")
+            if generation == keep:
+                older.unlink(missing_ok=True)
+                continue
+            if older.exists():
+                older.rename(log.with_name(f"{log.name}.{generation + 1}"))
+        if keep > 0:
+            log.rename(log.with_name(f"{log.name}.1"))
+            moved.append(log)
+    return moved
+
+
 def tail(log: Path, lines: int = 15) -> str:
     """The last lines of a log, for error messages that would otherwise say only 'see the log'."""
     try:
@@ -405,6 +424,10 @@ class Guard:
     def release(self) -> None:
         """Everything is stopped: the guard exits without killing anything."""
         self._send("done\n")
+        self.close()
+
+    def close(self) -> None:
+        """Let go of the pipe as a dying launcher would: the guard kills what it still watches."""
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
@@ -498,6 +521,31 @@ class Lifeline:
         self.registry.clear()
         if self.guard is not None:
             self.guard.release()
+
+
+class GuardTether:
+    """Ties children to this process through a guard alone: for a process that spawns from any
+    thread (the test session), where the parent-death signal, which fires when the forking *thread*
+    ends, would kill a server started from a thread that has finished."""
+
+    def __init__(self, guard: Guard) -> None:
+        self.guard = guard
+
+    @classmethod
+    def start(cls, guard_log: Path) -> GuardTether:
+        return cls(Guard.start(guard_log))
+
+    def preexec(self) -> None:
+        """Nothing to do in the child (see the class docstring)."""
+
+    def adopt(self, name: str, proc: subprocess.Popen[bytes]) -> None:
+        stat = proc_stat(proc.pid)
+        if stat is not None:
+            self.guard.watch(proc.pid, stat.start_ticks)
+
+    def close(self) -> None:
+        """Kill whatever of ours is still running, as our death would."""
+        self.guard.close()
 
 
 # ---------------------------------------------------------------------------------------------

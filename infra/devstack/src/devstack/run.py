@@ -4,7 +4,12 @@ Order: refuse if an earlier run from this checkout is alive or a port is taken; 
 SecantusDB and redis-server (each unless the env points at a real server); migrate the command
 store; start chatbot-api, command-api, query-sync and the scheduler and wait for their /readyz; print
 where everything is; then watch. Ctrl-C, SIGTERM or SIGHUP (the terminal closed) stops the services
-first, then the servers; a second Ctrl-C kills them all at once. Logs: .run/logs/<name>.log.
+first, then the servers; a second Ctrl-C kills them all at once. Logs: .run/logs/<name>.log; each
+start moves the previous run's to <name>.log.1 (older ones to .2, ..., DEVSTACK_LOG_GENERATIONS).
+
+The embedded broker keeps its log in memory, so what it held is gone after a stop or a crash; the
+command store keeps every change, and the scheduler's start-up run of reconcile-projections
+republishes whatever the read model lacks (docs/operations.md, What a stop of make run keeps).
 
 No child outlives this launcher, even when it dies without stopping them (kill -9, the OOM killer):
 each child gets the kernel's parent-death signal (SIGKILL), and a guard process that reads a pipe
@@ -52,6 +57,7 @@ from devstack.processes import (
     ServiceProcess,
     kill_all,
     mark_log,
+    rotate_logs,
     start_service,
     stop_all,
     stop_recorded,
@@ -143,6 +149,8 @@ class DevStack:
         self.check_ports()
         self.layout.log_dir.mkdir(parents=True, exist_ok=True)
         self.layout.data_dir.mkdir(parents=True, exist_ok=True)
+        if rotate_logs(self.layout.log_dir, self.settings.log_generations):
+            logger.info("the previous run's logs are in %s/<name>.log.1", self.layout.log_dir)
         self.lifeline = Lifeline.start(self.registry, self.layout.log("guard"))
         endpoints = self.start_servers()
         self.migrate(endpoints)
@@ -207,9 +215,15 @@ class DevStack:
             raise LaunchError(f"migrations failed (exit {returncode}); see {log}\n{tail(log)}")
 
     def start_services(self, endpoints: Endpoints) -> None:
+        fresh_broker = "kafka" in embedded_ports(self.settings)
         for spec in self.specs:
             logger.info("starting %s on %s ...", spec.name, spec.url)
             env = service_env(self.base_env, endpoints, spec)
+            if fresh_broker:
+                # The embedded broker starts empty (memory storage): no event can be on its way,
+                # so the scheduler's start-up reconcile republishes at once whatever the read
+                # model lacks (docs/operations.md, What a stop of make run keeps).
+                env.setdefault("COMMAND_RECONCILE_START_GRACE_SECONDS", "0")
             self.services.append(start_service(spec, env, self.layout.log(spec.name), self.lifeline))
 
     def wait_for_services(self) -> None:

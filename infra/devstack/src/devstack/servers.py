@@ -14,7 +14,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -114,15 +114,30 @@ class Server:
             self.proc.wait(5)
 
 
-def spawn(name: str, argv: list[str], log: Path, env: dict[str, str] | None = None,
-          tether: Tether | None = None) -> subprocess.Popen[bytes]:
-    """Start `argv` in a session (and process group) of its own, output appended to `log`."""
+_default_tether: Tether | None = None
+
+
+def tether_by_default(tether: Tether | None) -> None:
+    """Tie every child that spawn() starts without a tether of its own to `tether` (None: no
+    more). The test session sets its guard here, so that no server a test starts, whichever way,
+    outlives the pytest process, however that ends."""
+    global _default_tether
+    _default_tether = tether
+
+
+def spawn(name: str, argv: list[str], log: Path, env: Mapping[str, str] | None = None,
+          tether: Tether | None = None, base_env: Mapping[str, str] | None = None
+          ) -> subprocess.Popen[bytes]:
+    """Start `argv` in a session (and process group) of its own, output appended to `log`, with
+    `env` over `base_env` (default: this process's environment)."""
+    tether = tether if tether is not None else _default_tether
     log.parent.mkdir(parents=True, exist_ok=True)
     handle = open(log, "ab")  # noqa: SIM115 - the child owns it for its lifetime
     try:
         proc = subprocess.Popen(
             argv, stdout=handle, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            env={**os.environ, **(env or {})}, start_new_session=True,
+            env={**(os.environ if base_env is None else base_env), **(env or {})},
+            start_new_session=True,
             preexec_fn=tether.preexec if tether is not None else None,
         )
     finally:

@@ -19,6 +19,7 @@ from command_api.service_layer.catalog_import import CatalogImporter
 from command_api.service_layer.feedback_metrics import FeedbackMetrics
 from command_api.service_layer.jobs import JobRunner, LifecycleJobs
 from command_api.service_layer.ports import OutboxLog, UnitOfWorkFactory
+from command_api.service_layer.reconcile import Reconciler
 from command_api.service_layer.republish import Republisher
 from command_api.settings import CommandSettings
 from techai_shared.cache import make_redis
@@ -59,8 +60,9 @@ def operations(settings: CommandSettings, engine: AsyncEngine, relay: Wakeable |
     read_model = MongoReadModel(mongo[settings.mongodb_database])
     uow = unit_of_work(engine, relay, clock)
     outbox = SqlOutboxLog(engine)
-    republisher = Republisher(uow, outbox, read_model, clock)
-    jobs = LifecycleJobs(settings, uow, outbox, republisher).jobs()
+    republisher = Republisher(uow, read_model, clock)
+    reconciler = Reconciler(uow, outbox, read_model, republisher, clock)
+    jobs = LifecycleJobs(settings, uow, outbox, reconciler).jobs()
     runner = JobRunner(uow, jobs, settings, clock, worker)
     return Operations(runner, republisher, outbox, read_model, mongo)
 

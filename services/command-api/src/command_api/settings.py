@@ -41,5 +41,9 @@ class CommandSettings(CommonSettings):
     command_session_idle_minutes: float = Field(default=30, gt=0)
     command_session_expire_days: float = Field(default=90, gt=0)
     command_outbox_retention_days: float = Field(default=7, gt=0)
-    command_reconcile_window_minutes: float = Field(default=60, gt=0)
     command_reconcile_grace_seconds: float = Field(default=60, ge=0)
+    # The scheduler runs reconcile-projections once as it starts (trigger "startup"), with this
+    # grace when set: 0 where the broker is known to have started empty (make run's in-memory
+    # Tansu), so nothing can be in flight and whatever the read model lacks is republished at once.
+    command_reconcile_at_start: bool = True
+    command_reconcile_start_grace_seconds: float | None = Field(default=None, ge=0)

@@ -151,13 +151,14 @@ job_runs = Table(
     Column("id", AutoIncrementId, primary_key=True, autoincrement=True),
     Column("job_name", String(64), nullable=False),
     Column("scheduled_for", UtcDateTime, nullable=False),
-    Column("trigger", String(16), nullable=False),  # schedule | manual
+    Column("trigger", String(16), nullable=False),  # schedule | manual | startup
     Column("status", String(16), nullable=False),  # running | succeeded | failed
     Column("worker", String(128), nullable=False),
     Column("started_at", UtcDateTime, nullable=False),
     Column("finished_at", UtcDateTime, nullable=True),
     Column("rows_affected", Integer, nullable=True),
     Column("error", Text, nullable=True),
+    Column("summary", String(1000), nullable=True),  # what the run found (migration 0006)
     UniqueConstraint("job_name", "scheduled_for", name="uq_job_runs_fire"),
     Index("ix_job_runs_job_started", "job_name", "started_at"),
 )

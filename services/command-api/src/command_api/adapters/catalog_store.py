@@ -14,7 +14,7 @@ makes the bulk import idempotent. Rows are only soft-deleted, so versions of an 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from command_api.domain.catalog import Outcome, WriteResult, item_model, new_id
-from command_api.service_layer.ports import LostRace
+from command_api.service_layer.ports import LostRace, StoredVersion
 from techai_shared.clock import Clock, utcnow
 from techai_shared.db.schema import contests, news_articles
 from techai_shared.db.unit_of_work import Outbox
@@ -218,11 +218,28 @@ class CatalogRepository:
         rows = (await self._conn.execute(
             select(self.kind.table).where(self._id > after_id).order_by(self._id).limit(limit)
         )).all()
-        return [
-            self._event(Outcome.DELETED if row.deleted_at else Outcome.UPDATED,
-                        self.kind.payload(row), row.version)
-            for row in rows
-        ]
+        return [self._snapshot(row) for row in rows]
+
+    async def versions(self, after_id: str, limit: int) -> list[StoredVersion]:
+        """Id, version and deletion of the items above `after_id`, in id order: what a
+        comparison with the read model reads (no payload columns)."""
+        table = self.kind.table
+        rows = (await self._conn.execute(
+            select(self._id, table.c.version, table.c.deleted_at.is_not(None))
+            .where(self._id > after_id).order_by(self._id).limit(limit)
+        )).all()
+        return [StoredVersion(str(row[0]), row[1], bool(row[2])) for row in rows]
+
+    async def snapshots_of(self, item_ids: Sequence[str]) -> list[EventEnvelope]:
+        """These items as new events at their current versions (deleted ones as Deleted)."""
+        rows = (await self._conn.execute(
+            select(self.kind.table).where(self._id.in_(list(item_ids))).order_by(self._id)
+        )).all() if item_ids else []
+        return [self._snapshot(row) for row in rows]
+
+    def _snapshot(self, row: Row[Any]) -> EventEnvelope:
+        return self._event(Outcome.DELETED if row.deleted_at else Outcome.UPDATED,
+                           self.kind.payload(row), row.version)
 
     @staticmethod
     def _outcome(before: Row[Any] | None, after: Row[Any]) -> Outcome:

@@ -24,7 +24,7 @@ from techai_shared.db.schema import job_locks, job_runs
 
 def _run(row: Row[Any]) -> JobRun:
     return JobRun(row.id, row.job_name, row.scheduled_for, row.trigger, row.status, row.worker,
-                  row.started_at, row.finished_at, row.rows_affected, row.error)
+                  row.started_at, row.finished_at, row.rows_affected, row.error, row.summary)
 
 
 class JobRepository:
@@ -56,11 +56,12 @@ class JobRepository:
                       None, None, None)
 
     async def finish(self, run_id: int, status: str, rows_affected: int, error: str | None,
-                     now: datetime) -> None:
+                     now: datetime, summary: str | None = None) -> None:
         await self._conn.execute(
             update(job_runs).where(job_runs.c.id == run_id, job_runs.c.status == RUNNING)
             .values(status=status, rows_affected=rows_affected,
-                    error=error[:4000] if error else None, finished_at=now)
+                    error=error[:4000] if error else None, finished_at=now,
+                    summary=summary[:1000] if summary else None)
         )
 
     async def acquire_lease(self, job_name: str, holder: str, now: datetime,

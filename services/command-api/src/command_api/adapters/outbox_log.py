@@ -1,5 +1,5 @@
 """The outbox table as the maintenance jobs and the ops shell see it: published rows to purge, the
-aggregates changed in a window, the backlog. Each call is a short transaction of its own on the
+aggregates still in flight, the backlog. Each call is a short transaction of its own on the
 engine (techai_shared.db.outbox.queries); the events themselves are added through the unit of work.
 """
 
@@ -9,7 +9,11 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from techai_shared.db.outbox import changed_aggregates, outbox_backlog, purge_published
+from techai_shared.db.outbox import (
+    in_flight_aggregates,
+    outbox_backlog,
+    purge_published,
+)
 
 
 class SqlOutboxLog:
@@ -19,9 +23,8 @@ class SqlOutboxLog:
     async def purge_published(self, published_before: datetime, limit: int) -> int:
         return await purge_published(self._engine, published_before, limit)
 
-    async def changed_aggregates(self, aggregate_type: str, since: datetime, until: datetime,
-                                 after: str, limit: int) -> list[str]:
-        return await changed_aggregates(self._engine, aggregate_type, since, until, after, limit)
-
     async def backlog(self) -> tuple[int, float]:
         return await outbox_backlog(self._engine)
+
+    async def in_flight(self, aggregate_type: str, published_since: datetime) -> set[str]:
+        return await in_flight_aggregates(self._engine, aggregate_type, published_since)

@@ -13,13 +13,16 @@ from typing import Any
 
 from pymongo.asynchronous.database import AsyncDatabase
 
-from command_api.service_layer.ports import FeedbackEntry, ProjectedSession
+from command_api.service_layer.ports import FeedbackEntry, ProjectedItem, ProjectedSession
 
 SESSIONS = "conversation_sessions"
 MESSAGES = "conversation_messages"
 CONVERSATION_COLLECTIONS = (SESSIONS, MESSAGES)
-CATALOG_COLLECTIONS = ("contests", "news_articles", "bookmarks", "catalog_tombstones")
+TOMBSTONES = "catalog_tombstones"
+CATALOG_BY_KIND = {"contest": "contests", "news": "news_articles", "bookmark": "bookmarks"}
+CATALOG_COLLECTIONS = (*CATALOG_BY_KIND.values(), TOMBSTONES)
 VERIFIED_ANSWERS = "verified_answers"
+VERIFIED_ANSWER = "verified-answer"  # its aggregate type
 PROJECTIONS = (*CONVERSATION_COLLECTIONS, *CATALOG_COLLECTIONS, VERIFIED_ANSWERS)
 
 
@@ -50,6 +53,44 @@ class MongoReadModel:
         async for doc in cursor:
             found.setdefault(doc["session_id"], set()).add(doc["message_id"])
         return found
+
+    async def message_counts(self, session_ids: Sequence[str]) -> dict[str, int]:
+        """Projected messages per session, counted by the server (one $group, no documents)."""
+        cursor = await self._db[MESSAGES].aggregate([
+            {"$match": {"session_id": {"$in": list(session_ids)}}},
+            {"$group": {"_id": "$session_id", "n": {"$sum": 1}}},
+        ])
+        return {doc["_id"]: int(doc["n"]) async for doc in cursor}
+
+    async def items(self, aggregate_type: str, item_ids: Sequence[str]
+                    ) -> dict[str, ProjectedItem]:
+        """The projected versions of these items: the document's and the tombstone's, read by
+        id with only the version fields."""
+        ids = list(item_ids)
+        if aggregate_type == VERIFIED_ANSWER:
+            return await self._answers(ids)
+        collection = CATALOG_BY_KIND[aggregate_type]
+        documents = {d["document_id"]: int(d["version"]) async for d in self._db[collection].find(
+            {"document_id": {"$in": ids}}, {"_id": 0, "document_id": 1, "version": 1})}
+        tombstones = {d["document_id"]: int(d["version"]) async for d in self._db[TOMBSTONES].find(
+            {"collection": collection, "document_id": {"$in": ids}},
+            {"_id": 0, "document_id": 1, "version": 1})}
+        return {i: ProjectedItem(documents.get(i), tombstones.get(i))
+                for i in documents.keys() | tombstones.keys()}
+
+    async def _answers(self, ids: list[str]) -> dict[str, ProjectedItem]:
+        """A verified answer is one document per phrasing, all at the answer's version; a
+        deleted one keeps them marked is_deleted, which is its tombstone."""
+        newest: dict[str, tuple[int, bool]] = {}
+        async for d in self._db[VERIFIED_ANSWERS].find(
+                {"answer_id": {"$in": ids}}, {"_id": 0, "answer_id": 1, "version": 1,
+                                              "is_deleted": 1}):
+            version, live = int(d["version"]), not d.get("is_deleted", False)
+            seen = newest.get(d["answer_id"])
+            if seen is None or (version, live) > seen:
+                newest[d["answer_id"]] = (version, live)
+        return {i: ProjectedItem(v, None) if live else ProjectedItem(None, v)
+                for i, (v, live) in newest.items()}
 
     # -- ratings (query-sync projects them into the messages' documents) --------------------------
 

@@ -7,6 +7,7 @@ with the full state to the outbox in the caller's transaction. Rows are only sof
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -14,7 +15,7 @@ from sqlalchemy import ColumnElement, func, insert, select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from command_api.service_layer.ports import StoredAnswer
+from command_api.service_layer.ports import StoredAnswer, StoredVersion
 from techai_shared.db.schema import verified_answers as answers_t
 from techai_shared.db.unit_of_work import Outbox
 from techai_shared.errors import VerifiedAnswerNotFound
@@ -101,6 +102,24 @@ class VerifiedAnswerRepository:
                                          .order_by(answers_t.c.id.desc())
                                          .offset(offset).limit(limit))).all()
         return [stored(r) for r in rows], int(total)
+
+    async def versions(self, after_id: str, limit: int) -> list[StoredVersion]:
+        """Public id, version and deletion of the answers above `after_id` ("" for all), in
+        order."""
+        after = row_id(after_id) or 0
+        rows = (await self._conn.execute(
+            select(answers_t.c.id, answers_t.c.version, answers_t.c.deleted_at.is_not(None))
+            .where(answers_t.c.id > after).order_by(answers_t.c.id).limit(limit)
+        )).all()
+        return [StoredVersion(public_id(row[0]), row[1], bool(row[2])) for row in rows]
+
+    async def snapshots_of(self, answer_ids: Sequence[str], now: datetime
+                           ) -> list[EventEnvelope]:
+        """These answers as new events at their current versions (deleted ones as Deleted)."""
+        numbers = [n for n in map(row_id, answer_ids) if n is not None]
+        rows = (await self._conn.execute(select(answers_t).where(answers_t.c.id.in_(numbers))
+                                         .order_by(answers_t.c.id))).all() if numbers else []
+        return [answer_event(r, now) for r in rows]
 
     async def snapshot_events(self, after: int, limit: int, now: datetime) -> list[EventEnvelope]:
         """Answers with a row id above `after` (deleted ones too), in id order, as new events at

@@ -44,7 +44,8 @@ async def list_jobs(ops: Operations, settings: CommandSettings) -> int:
         for run in job["lastRuns"]:
             _print(f"    run {run['runId']:>5} {run['trigger']:<8} {run['status']:<9} "
                    f"started {run['startedAt']} rows {run['rowsAffected']}"
-                   + (f" error {run['error']}" if run["error"] else ""))
+                   + (f" error {run['error']}" if run["error"] else "")
+                   + (f" ({run['summary']})" if run['summary'] else ""))
     return 0
 
 
@@ -59,7 +60,8 @@ async def run_job(ops: Operations, name: str) -> int:
         _print(exc.message)
         return EXIT_BUSY
     _print(f"run {run.run_id}: {run.status}, {run.rows_affected} rows"
-           + (f", error: {run.error}" if run.error else ""))
+           + (f", error: {run.error}" if run.error else "")
+           + (f"; {run.summary}" if run.summary else ""))
     return 0 if run.status == "succeeded" else EXIT_FAILED
 
 

@@ -5,11 +5,17 @@ the API workers, and any number of replicas may run: each fire time is claimed i
 coalesce=True folds fire times missed while the process was down into one run, max_instances=1
 keeps a job from overlapping itself in this process, and misfire_grace_time bounds how late a run
 may still start (COMMAND_JOB_MISFIRE_GRACE_SECONDS).
+
+As it starts, the process also runs reconcile-projections once (trigger "startup",
+COMMAND_RECONCILE_AT_START): a read model that lost events while the stack was down (make run's
+in-memory broker loses its log at every stop) is healed from the command store without waiting
+for the schedule or anyone's hand.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import logging
 from datetime import UTC, datetime
@@ -22,7 +28,8 @@ from apscheduler.triggers.base import BaseTrigger
 from fastapi import FastAPI
 
 from command_api.bootstrap import Operations, operations
-from command_api.service_layer.jobs import JobRunner
+from command_api.service_layer.jobs import RECONCILE_PROJECTIONS, STARTUP, JobBusy, JobRunner
+from command_api.service_layer.ports import FAILED
 from command_api.service_layer.schedule import cron_trigger
 from command_api.settings import CommandSettings
 from techai_shared.db.engine import check_database, make_engine
@@ -35,6 +42,9 @@ from techai_shared.web import (
 )
 
 logger = logging.getLogger(__name__)
+
+START_ATTEMPTS = 5
+START_RETRY_SECONDS = 10.0
 
 _fire_time: contextvars.ContextVar[datetime | None] = contextvars.ContextVar(
     "scheduled_fire_time", default=None
@@ -92,6 +102,7 @@ class SchedulerProcess:
         self.engine = make_engine(settings)
         self.ops: Operations = operations(settings, self.engine)
         self.scheduler: AsyncIOScheduler | None = None
+        self._startup: asyncio.Task[None] | None = None
         self.health = HealthServer(self._ops_app(), settings.command_scheduler_host,
                                    settings.command_scheduler_port)
 
@@ -119,13 +130,41 @@ class SchedulerProcess:
         self.scheduler.start()
         for job in self.scheduler.get_jobs():
             logger.info("job %s: next run at %s", job.id, job.next_run_time)
+        if self.settings.command_reconcile_at_start:
+            self._startup = asyncio.create_task(self.reconcile_at_start(stop),
+                                                name="reconcile-at-start")
         try:
             await stop.wait()
             return 0
         finally:
             await self.close()
 
+    async def reconcile_at_start(self, stop: asyncio.Event) -> None:
+        """Run reconcile-projections once now; retried while the stores are not reachable yet.
+        A run already going elsewhere (another replica's start) does the same work: none here."""
+        for attempt in range(1, START_ATTEMPTS + 1):
+            try:
+                _, task = await self.ops.runner.start_manual(RECONCILE_PROJECTIONS, STARTUP)
+                if (await task).status != FAILED:  # a failed run is recorded, not raised
+                    return
+            except JobBusy:
+                logger.info("%s is running elsewhere; no start-up run here", RECONCILE_PROJECTIONS)
+                return
+            except Exception:  # the command store not reachable yet: try again a little later
+                logger.warning("start-up run of %s could not start", RECONCILE_PROJECTIONS,
+                               exc_info=True)
+            logger.warning("start-up run of %s: attempt %d of %d failed", RECONCILE_PROJECTIONS,
+                           attempt, START_ATTEMPTS)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), START_RETRY_SECONDS)
+            if stop.is_set():
+                return
+
     async def close(self) -> None:
+        if self._startup is not None and not self._startup.done():
+            self._startup.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._startup
         if self.scheduler is not None and self.scheduler.running:
             self.scheduler.shutdown(wait=False)  # in-flight runs end with the loop; leases expire
         await self.health.stop()

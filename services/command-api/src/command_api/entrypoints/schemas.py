@@ -181,13 +181,15 @@ class JobRunPublic(CamelModel):
     run_id: str
     job_name: str
     scheduled_for: DateTimeText
-    trigger: str = Field(description="schedule or manual")
+    trigger: str = Field(description="schedule, manual or startup (the scheduler's start)")
     status: str = Field(description="running, succeeded or failed")
     worker: str
     started_at: DateTimeText
     finished_at: DateTimeText | None
     rows_affected: int | None
     error: str | None
+    summary: str | None = Field(default=None, description="what the run found, in one line "
+                                "(reconcile-projections: what lagged, per kind)")
 
 
 class JobPublic(CamelModel):

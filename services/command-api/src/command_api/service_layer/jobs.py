@@ -39,7 +39,7 @@ from command_api.service_layer.ports import (
     OutboxLog,
     UnitOfWorkFactory,
 )
-from command_api.service_layer.republish import Republisher
+from command_api.service_layer.reconcile import Reconciler
 from command_api.settings import CommandSettings
 from techai_shared.clock import Clock, utcnow
 from techai_shared.conversation.model import ConcurrentChange, Session
@@ -53,7 +53,8 @@ JOB_DURATION = Histogram("job_run_duration_seconds", "Duration of job runs", ["j
                          buckets=(0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 3600))
 JOB_ROWS = Counter("job_rows_affected_total", "Rows changed by job runs", ["job"])
 
-SCHEDULE, MANUAL = "schedule", "manual"
+SCHEDULE, MANUAL, STARTUP = "schedule", "manual", "startup"
+RECONCILE_PROJECTIONS = "reconcile-projections"
 LEASE_POLL_SECONDS = 1.0
 MANUAL_CLAIM_ATTEMPTS = 1000
 
@@ -72,10 +73,13 @@ class LeaseLost(Exception):
 
 @dataclass
 class JobContext:
-    """What a job sees of its run: the time it runs as of, and a check between batches."""
+    """What a job sees of its run: the time it runs as of, what started it, and a check between
+    batches; a job may leave a one-line summary of what it found for the run's record."""
 
     now: datetime
+    trigger: str = MANUAL
     lease_lost: bool = False
+    summary: str | None = None
 
     def between_batches(self) -> None:
         if self.lease_lost:
@@ -115,11 +119,11 @@ class LifecycleJobs:
     """The four jobs (docs/operations.md, Jobs), each a loop of bounded, repeatable batches."""
 
     def __init__(self, settings: CommandSettings, uow: UnitOfWorkFactory, outbox: OutboxLog,
-                 republisher: Republisher) -> None:
+                 reconciler: Reconciler) -> None:
         self._settings = settings
         self._uow = uow
         self._outbox = outbox
-        self._republisher = republisher
+        self._reconciler = reconciler
 
     def jobs(self) -> dict[str, Job]:
         s = self._settings
@@ -135,9 +139,10 @@ class LifecycleJobs:
             Job("purge-outbox",
                 f"published outbox rows older than {s.command_outbox_retention_days:g} days are "
                 "deleted", s.command_job_purge_outbox_cron, self.purge_outbox),
-            Job("reconcile-projections",
-                f"sessions changed in the last {s.command_reconcile_window_minutes:g} minutes whose "
-                "projection lags are republished", s.command_job_reconcile_projections_cron,
+            Job(RECONCILE_PROJECTIONS,
+                "the read model is compared with the command store (catalog, verified answers, "
+                "sessions, messages); whatever it lacks or holds at an older version is "
+                "republished", s.command_job_reconcile_projections_cron,
                 self.reconcile_projections),
         ]
         return {job.name: job for job in jobs}
@@ -189,12 +194,16 @@ class LifecycleJobs:
         return await self._batches(ctx, batch)
 
     async def reconcile_projections(self, ctx: JobContext) -> int:
+        """Republish what the read model lacks; the aggregates republished."""
         s = self._settings
-        since = ctx.now - timedelta(minutes=s.command_reconcile_window_minutes)
-        # Changes younger than the grace period are probably still on their way to MongoDB.
-        until = ctx.now - timedelta(seconds=s.command_reconcile_grace_seconds)
-        return await self._republisher.reconcile(since, until, s.command_job_batch_size,
-                                                 ctx.between_batches)
+        grace = s.command_reconcile_grace_seconds
+        if ctx.trigger == STARTUP and s.command_reconcile_start_grace_seconds is not None:
+            grace = s.command_reconcile_start_grace_seconds
+        # Events published within the grace are probably still on their way to MongoDB.
+        drift = await self._reconciler.run(ctx.now - timedelta(seconds=grace),
+                                           s.command_job_batch_size, ctx.between_batches)
+        ctx.summary = drift.summary()
+        return drift.republished
 
     async def _batches(self, ctx: JobContext, batch: Callable[[], Awaitable[BatchResult]]) -> int:
         """Run batches until one comes back short; the total of rows changed."""
@@ -286,15 +295,17 @@ class JobRunner:
         JOB_RUNS.labels(name, SCHEDULE, "skipped").inc()
         logger.info("job %s at %s: %s; skipping", name, fire_time.isoformat(), why)
 
-    async def start_manual(self, name: str) -> tuple[JobRun, asyncio.Task[JobRun]]:
-        """Start a manual run now: JobBusy if the job is running; the run and its task."""
+    async def start_manual(self, name: str, trigger: str = MANUAL
+                           ) -> tuple[JobRun, asyncio.Task[JobRun]]:
+        """Start a run now, outside the schedule (by hand, or at the scheduler's start): JobBusy if
+        the job is running; the run and its task."""
         job = self.job(name)
         holder = self._holder()
         if not await self._acquire_lease(name, holder):
-            JOB_RUNS.labels(name, MANUAL, "refused").inc()
+            JOB_RUNS.labels(name, trigger, "refused").inc()
             raise JobBusy(f"job {name} is running; try again when it has finished")
         try:
-            run = await self._claim_manual(name, holder)
+            run = await self._claim_manual(name, holder, trigger)
         except BaseException:
             await self._release_lease(name, holder)
             raise
@@ -310,12 +321,12 @@ class JobRunner:
         task.add_done_callback(self._tasks.discard)
         return run, task
 
-    async def _claim_manual(self, name: str, holder: str) -> JobRun:
+    async def _claim_manual(self, name: str, holder: str, trigger: str) -> JobRun:
         """A manual run is "scheduled for" the moment it starts; only the unique key needs it to
         differ from earlier runs (a frozen test clock, two runs in one microsecond)."""
         now = self._clock()
         for step in range(MANUAL_CLAIM_ATTEMPTS):
-            run = await self._claim(name, now + timedelta(microseconds=step), MANUAL, holder, now)
+            run = await self._claim(name, now + timedelta(microseconds=step), trigger, holder, now)
             if run is not None:
                 return run
         raise JobBusy(f"job {name} was started at this very moment; try again")
@@ -337,7 +348,7 @@ class JobRunner:
 
     async def _execute(self, job: Job, run: JobRun) -> JobRun:
         """Run the job under our lease, record its outcome; never raises for the job's failure."""
-        ctx = JobContext(now=self._clock())
+        ctx = JobContext(now=self._clock(), trigger=run.trigger)
         heartbeat = asyncio.create_task(self._renew(job.name, run.worker, ctx),
                                         name=f"lease-{job.name}")
         started = asyncio.get_running_loop().time()
@@ -353,11 +364,13 @@ class JobRunner:
             with contextlib.suppress(asyncio.CancelledError):
                 await heartbeat
         finished_at = self._clock()
-        await self._store(lambda jobs: jobs.finish(run.run_id, status, rows, error, finished_at))
+        await self._store(lambda jobs: jobs.finish(run.run_id, status, rows, error, finished_at,
+                                                   ctx.summary))
         JOB_RUNS.labels(job.name, run.trigger, status).inc()
         JOB_DURATION.labels(job.name).observe(asyncio.get_running_loop().time() - started)
         JOB_ROWS.labels(job.name).inc(rows)
-        logger.info("job %s: run %d %s, %d rows", job.name, run.run_id, status, rows)
+        logger.info("job %s: run %d %s, %d rows%s", job.name, run.run_id, status, rows,
+                    f" ({ctx.summary})" if ctx.summary else "")
         finished = await self._store(lambda jobs: jobs.get_run(run.run_id))
         return finished or run
 

@@ -56,6 +56,23 @@ class CatalogRepository(Protocol):
         current version."""
         ...
 
+    async def versions(self, after_id: str, limit: int) -> list[StoredVersion]:
+        """Each item's id, version and whether it is deleted, above `after_id`, in id order."""
+        ...
+
+    async def snapshots_of(self, item_ids: Sequence[str]) -> list[EventEnvelope]:
+        """These items (deleted ones as their Deleted event) as new events at their versions."""
+        ...
+
+
+@dataclass(frozen=True)
+class StoredVersion:
+    """An aggregate as the command store holds it, as far as a read-model comparison needs."""
+
+    id: str
+    version: int
+    deleted: bool
+
 
 class BookmarkRepository(CatalogRepository, Protocol):
     """Bookmarks: each user's own (Forbidden for another user's, BookmarkNotFound for a missing
@@ -139,6 +156,13 @@ class VerifiedAnswerRepository(Protocol):
     async def page(self, status: str | None, offset: int, limit: int
                    ) -> tuple[list[StoredAnswer], int]: ...
 
+    async def versions(self, after_id: str, limit: int) -> list[StoredVersion]:
+        """Each answer's public id, version and deletion above `after_id` (public ids), in order."""
+        ...
+
+    async def snapshots_of(self, answer_ids: Sequence[str], now: datetime
+                           ) -> list[EventEnvelope]: ...
+
     async def snapshot_events(self, after: int, limit: int, now: datetime
                               ) -> list[EventEnvelope]: ...
 
@@ -194,6 +218,7 @@ class JobRun:
     finished_at: datetime | None
     rows_affected: int | None
     error: str | None
+    summary: str | None = None  # what the run found, in one line (reconcile-projections)
 
     def public(self) -> dict[str, Any]:
         return {
@@ -207,6 +232,7 @@ class JobRun:
             "finishedAt": iso(self.finished_at) if self.finished_at else None,
             "rowsAffected": self.rows_affected,
             "error": self.error,
+            "summary": self.summary,
         }
 
 
@@ -221,7 +247,7 @@ class JobRepository(Protocol):
         ...
 
     async def finish(self, run_id: int, status: str, rows_affected: int, error: str | None,
-                     now: datetime) -> None: ...
+                     now: datetime, summary: str | None = None) -> None: ...
 
     async def acquire_lease(self, job_name: str, holder: str, now: datetime, seconds: float
                             ) -> bool:
@@ -302,13 +328,13 @@ class OutboxLog(Protocol):
         """Delete up to `limit` rows published before the cutoff, oldest first; how many."""
         ...
 
-    async def changed_aggregates(self, aggregate_type: str, since: datetime, until: datetime,
-                                 after: str, limit: int) -> list[str]:
-        """Ids of the aggregates with a row created in [since, until), above `after`, in order."""
-        ...
-
     async def backlog(self) -> tuple[int, float]:
         """Unpublished rows and the age in seconds of the oldest."""
+        ...
+
+    async def in_flight(self, aggregate_type: str, published_since: datetime) -> set[str]:
+        """Aggregates with a row not yet published or published since the cutoff: their events
+        are probably still on their way to the read model."""
         ...
 
 
@@ -322,10 +348,28 @@ class ProjectedSession:
     is_deleted: bool
 
 
+@dataclass(frozen=True)
+class ProjectedItem:
+    """A catalog item or verified answer as the read model holds it: the version of its live
+    document and of its tombstone (None for what is not there)."""
+
+    document: int | None
+    tombstone: int | None
+
+
 class ReadModel(Protocol):
     """The projections on MongoDB, as the repairs read (and a rebuild empties) them."""
 
     async def sessions(self, session_ids: Sequence[str]) -> dict[str, ProjectedSession]: ...
+
+    async def message_counts(self, session_ids: Sequence[str]) -> dict[str, int]:
+        """How many messages of each session are projected (sessions without any are absent)."""
+        ...
+
+    async def items(self, aggregate_type: str, item_ids: Sequence[str]
+                    ) -> dict[str, ProjectedItem]:
+        """The projected state of these catalog items or verified answers (absent: nothing)."""
+        ...
 
     async def message_ids(self, session_ids: Sequence[str]) -> dict[str, set[str]]:
         """The projected message ids of each session (sessions without any are absent)."""

@@ -5,9 +5,8 @@ the version of its original event) to the outbox, and the normal path carries th
 the projector is idempotent and monotonic, so a snapshot of a state the read model already has
 changes nothing, and a stale snapshot never regresses a newer document.
 
-- reconcile: the sessions with an outbox row in a recent window whose projection is missing,
-  behind in version, or short of messages get a snapshot of the session and of its missing
-  messages;
+- repair: sessions whose projection is missing, behind in version, or short of messages get a
+  snapshot of the session and of its missing messages (service_layer.reconcile finds them);
 - rebuild: empty the conversation and catalog projections, then republish every session, its
   messages (live sessions only: a deleted session's messages are gone from the read model), and
   every catalog item (deleted ones as their Deleted event, so tombstones come back too), every
@@ -24,7 +23,6 @@ from datetime import datetime
 
 from command_api.service_layer.catalog import repository
 from command_api.service_layer.ports import (
-    OutboxLog,
     ProjectedSession,
     ReadModel,
     SessionRepository,
@@ -61,27 +59,13 @@ class Republisher:
     """Reconcile and rebuild over the command store, the outbox and the read model. The snapshot
     events of each batch are added in one unit of work, with the reads they were made from."""
 
-    def __init__(self, uow: UnitOfWorkFactory, outbox: OutboxLog, read_model: ReadModel,
+    def __init__(self, uow: UnitOfWorkFactory, read_model: ReadModel,
                  clock: Clock = utcnow) -> None:
         self._uow = uow
-        self._outbox = outbox
         self._read_model = read_model
         self._clock = clock
 
-    # -- reconcile ------------------------------------------------------------------------------
-
-    async def reconcile(self, since: datetime, until: datetime, batch: int,
-                        between_batches: Callable[[], None] = lambda: None) -> int:
-        """Repair the sessions changed in [since, until); returns how many needed a repair."""
-        repaired, after = 0, ""
-        while True:
-            ids = await self._outbox.changed_aggregates(AggregateType.CONVERSATION.value, since,
-                                                        until, after, batch)
-            if not ids:
-                return repaired
-            repaired += await self.repair_sessions(ids)
-            after = ids[-1]
-            between_batches()
+    # -- repair of sessions (reconcile-projections, service_layer.reconcile) --------------------
 
     async def repair_sessions(self, session_ids: Sequence[str]) -> int:
         """Republish what the read model lacks of these sessions; returns how many lagged."""

@@ -1,5 +1,5 @@
 """The outbox table's statements: events added in the writer's transaction, and the queries of
-the relay's metrics and of the maintenance jobs (purge, changed aggregates)."""
+the relay's metrics and of the maintenance jobs (purge, aggregates in flight)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from prometheus_client import Gauge
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import delete, func, insert, or_, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from techai_shared.clock import utcnow
@@ -63,19 +63,22 @@ async def purge_published(engine: AsyncEngine, published_before: datetime, limit
     return int(deleted.rowcount)
 
 
-async def changed_aggregates(engine: AsyncEngine, aggregate_type: str, since: datetime,
-                             until: datetime, after: str, limit: int) -> list[str]:
-    """Ids of the aggregates with an outbox row created in [since, until), above `after`, in order."""
+async def in_flight_aggregates(engine: AsyncEngine, aggregate_type: str,
+                               published_since: datetime) -> set[str]:
+    """Ids of the aggregates of this type with a row unpublished or published since the cutoff.
+
+    Both conditions are ranges of the (published_at, id) index, so the cost is the size of the
+    answer (recent rows), not of the outbox.
+    """
+    published = outbox_events.c.published_at
     async with engine.connect() as conn:
         ids: Sequence[Any] = (await conn.execute(
             select(outbox_events.c.aggregate_id).distinct()
             .where(outbox_events.c.aggregate_type == aggregate_type,
-                   outbox_events.c.created_at >= since, outbox_events.c.created_at < until,
-                   outbox_events.c.aggregate_id > after)
-            .order_by(outbox_events.c.aggregate_id).limit(limit)
+                   or_(published.is_(None), published >= published_since))
         )).scalars().all()
         await conn.commit()
-    return list(ids)
+    return set(ids)
 
 
 async def outbox_backlog(engine: AsyncEngine) -> tuple[int, float]:
