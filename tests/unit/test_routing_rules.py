@@ -69,6 +69,10 @@ def test_new_long_question_is_not_a_follow_up():
 def test_explicit_ids_titles_ended_and_latest():
     r = route('c-0012랑 N-0003, 그리고 "Agentic AI Build Week 2026" 알려줘', DEFAULT)
     assert r.explicit_ids == ("c-0012", "n-0003") and r.quoted_titles == ("Agentic AI Build Week 2026",)
+    # the ids the command API generates, whole, and words shaped like ids are not ids
+    generated = route("c-1f0c3a9e5b7d4e21랑 n-0b3c4d5e6f708192는 뭐야?", DEFAULT)
+    assert generated.explicit_ids == ("c-1f0c3a9e5b7d4e21", "n-0b3c4d5e6f708192")
+    assert route("n-gram이랑 b-side 얘기", DEFAULT).explicit_ids == ()
     assert route("지난 알고리즘 대회 결과", DEFAULT).include_ended
     assert route("Which contests have already finished?", DEFAULT).include_ended
     assert not route("다음 달 대회", DEFAULT).include_ended
