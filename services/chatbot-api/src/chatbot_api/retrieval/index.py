@@ -13,9 +13,11 @@ Freshness: `load()` reads both collections in full; `refresh()` then reads what 
 since (its `projected_at` stamp, on documents and on `catalog_tombstones`): from the start of the
 previous read minus an overlap that covers a write committed after its stamp, and clock skew.
 Applying a document is idempotent (a version not newer than the held one is skipped), so the
-overlap costs a few re-reads, never correctness. A search refreshes first when the last refresh is
-older than the refresh interval, so what a search sees is at most that interval behind the read
-model, with no background task to manage.
+overlap costs a few re-reads, never correctness. The deletions read are remembered (id -> version)
+and `load()` reads every tombstone after the documents: query-sync writes an item's tombstone before
+it removes the document, so a read can meet a document whose deletion is under way (_Shard.deleted).
+A search refreshes first when the last refresh is older than the refresh interval, so what a search
+sees is at most that interval behind the read model, with no background task to manage.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from chatbot_api.retrieval.model import (
     SearchFilters,
     SearchHit,
 )
+from techai_shared.clock import Clock, utcnow
 
 logger = logging.getLogger(__name__)
 
@@ -88,14 +91,24 @@ class _Shard:
         self.postings: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._pending: dict[str, tuple[list[int], list[int]]] = {}
         self.foreign_models: dict[str, str] = {}  # document id -> another embedding model
+        # Document id -> the newest deletion read (its tombstone's version): a document of that
+        # version or an older one is not held again. A read can meet such a document after its
+        # tombstone: query-sync removes it only after writing the tombstone, and during a rebalance
+        # a member slowed down between its tombstone check and its write puts it back, stamped
+        # after the tombstone, until its own check removes it. The tombstone, read already or
+        # stamped before the resume point, is not read again to take the document out.
+        self.deleted: dict[str, int] = {}
 
     def __len__(self) -> int:
         return len(self.where)
 
     def put(self, doc: dict[str, Any], model_name: str) -> bool:
-        """Add or replace a document; False when the held version is as new or newer."""
+        """Add or replace a document; False when the held version is as new or newer, or when a
+        deletion read already covers this version."""
         document_id = doc["document_id"]
         version = int(doc.get("version", 0))
+        if version <= self.deleted.get(document_id, 0):
+            return False  # its deletion was read already: the document is on its way out
         at = self.where.get(document_id)
         if at is not None:
             held = self.slots[at]
@@ -140,7 +153,9 @@ class _Shard:
         return True
 
     def remove(self, document_id: str, version: int) -> bool:
-        """Drop a document deleted at `version` (a held newer version, a re-creation, stays)."""
+        """Drop a document deleted at `version` (a held newer version, a re-creation, stays), and
+        keep out any document of that version or an older one read later (see `deleted`)."""
+        self.deleted[document_id] = max(version, self.deleted.get(document_id, 0))
         self.foreign_models.pop(document_id, None)
         at = self.where.get(document_id)
         if at is None:
@@ -244,7 +259,7 @@ class _Shard:
             sys.getsizeof(t) + s.nbytes + f.nbytes + 2 * 112 for t, (s, f) in self.postings.items())
         held = sum(_deep_size(s.doc) + sys.getsizeof(s.terms) + sys.getsizeof(s)
                    for s in self.slots if s is not None)
-        return arrays + postings + held
+        return arrays + postings + held + _deep_size(self.deleted)
 
 
 class CatalogIndex:
@@ -252,8 +267,9 @@ class CatalogIndex:
 
     def __init__(self, db: AsyncDatabase[dict[str, Any]], model_name: str,
                  weights: FusionWeights | None = None, dimensions: int = 384,
-                 refresh_seconds: float = 0.5) -> None:
+                 refresh_seconds: float = 0.5, *, clock: Clock = utcnow) -> None:
         self._db = db
+        self._clock = clock  # when a read began: the next resume point is taken from it
         self._model_name = model_name
         self._weights = weights or FusionWeights()
         self._dimensions = dimensions
@@ -269,10 +285,14 @@ class CatalogIndex:
     async def load(self) -> None:
         """Read contests and news in full (readiness waits for this)."""
         began = time.perf_counter()
-        started = datetime.now(UTC)
+        started = self._clock()
         self._shards = {c: _Shard(c, self._dimensions) for c in INDEXED}
         for collection in INDEXED:
-            await self._read(collection, {})  # what was deleted before is not there to read
+            await self._read(collection, {})
+            # Then every tombstone, however old its stamp: a document read above may be one whose
+            # tombstone is written and that query-sync has yet to remove. Reading the documents
+            # alone, a process that loaded at that moment held the deleted item until it restarted.
+            await self._read_tombstones(collection, _EPOCH)
         self._since = started - REFRESH_OVERLAP
         self._refreshed_at = time.monotonic()
         self.ready = True
@@ -287,7 +307,7 @@ class CatalogIndex:
         it was read then or earlier: each refresh reads from the previous one's start minus the
         overlap (which also absorbs clock skew between query-sync's hosts and this one)."""
         async with self._refreshing:
-            started = datetime.now(UTC)
+            started = self._clock()
             changed = 0
             for collection in INDEXED:
                 changed += await self._read(collection, {"projected_at": {"$gte": self._since}})
