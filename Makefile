@@ -8,7 +8,8 @@
 #   make token USER=1001 [ROLE=ADMIN]   a development JWT, printed as the last line
 #   make migrate   the command store to the newest schema (MYSQL_URL, default the make-run SQLite file)
 #   make seed      migrate, then load the sample catalog (infra/seed) idempotently through the command layer
-#   make eval      answer citations and retrieval quality on infra/seed/queries-dev.jsonl (QUERIES=path)
+#   make eval      answer citations and retrieval quality on infra/seed/queries-dev.jsonl (QUERIES=path,
+#                  CATALOG=dir, AS_OF=YYYY-MM-DD)
 #   make calibrate-verified  verified-answer matching: paraphrases served, near-misses refused
 #   make calibrate-relevance the relevance gate's evidence per question (QUERIES=path)
 #   make question-bank       write the relevance gate's labelled questions from BANK_SETS
@@ -93,13 +94,18 @@ seed: install ## load the sample catalog into the command store (idempotent; MYS
 	MYSQL_URL="$${MYSQL_URL:-$(SQLITE_URL)}" $(PY) -m command_api.seed --dir infra/seed
 
 QUERIES ?= infra/seed/queries-dev.jsonl
+# The catalog the queries are about, and the day they are answered as of (contests' statuses follow
+# it): the sample and its labelled sets are written as of 2026-11-22; each catalog of
+# infra/seed/catalogs/ names its own day in its README (portal-a 2026-11-22, portal-b 2027-03-10).
+CATALOG ?= infra/seed
+AS_OF ?= 2026-11-22
 
 # make eval prints the answering pipeline's figures, then the search's; its last line stays
 # `recall@5=<x> mrr=<y> leaks=<n>` for scripts.
 eval: eval-chat eval-search ## both evaluations below on labelled queries (QUERIES=path)
 
 calibrate-relevance: install ## the relevance gate's peak z, coverage and cue per question (QUERIES=path)
-	$(PY) -m devstack.evaluate --evidence --queries "$(QUERIES)" --seed-dir infra/seed
+	$(PY) -m devstack.evaluate --evidence --queries "$(QUERIES)" --seed-dir "$(CATALOG)" --as-of "$(AS_OF)"
 
 # The labelled question sets the relevance gate's question bank is written from, and general
 # questions alone (queries-general-*: everyday life, money and work, programming, computing).
@@ -113,10 +119,10 @@ calibrate-verified: install ## verified-answer matching on its labelled paraphra
 	$(PY) -m devstack.calibrate_verified
 
 eval-search: install ## recall@5/MRR of catalog search (QUERIES=path), temporary SecantusDB
-	$(PY) -m devstack.evaluate --queries "$(QUERIES)" --seed-dir infra/seed
+	$(PY) -m devstack.evaluate --queries "$(QUERIES)" --seed-dir "$(CATALOG)" --as-of "$(AS_OF)"
 
 eval-chat: install ## share of queries whose expected items the answers cite, per kind, and leaks
-	$(PY) -m devstack.evaluate_chat --queries "$(QUERIES)" --seed-dir infra/seed
+	$(PY) -m devstack.evaluate_chat --queries "$(QUERIES)" --seed-dir "$(CATALOG)" --as-of "$(AS_OF)"
 
 clean: ## remove .run/ (make run's data and logs)
 	rm -rf .run

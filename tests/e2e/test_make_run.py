@@ -108,8 +108,9 @@ async def test_make_run_serves_conversations_and_keeps_them_across_restarts(laun
         job = next(j for j in listed if j["name"] == "deactivate-idle-sessions")
         assert job["lastRuns"][0]["runId"] == ran.json()["data"]["runId"]
         assert job["lastRuns"][0]["trigger"] == "manual" and job["nextFireTime"]
-        assert {j["name"] for j in listed} == {"deactivate-idle-sessions", "expire-sessions",
-                                               "purge-outbox", "reconcile-projections"}
+        assert {j["name"] for j in listed} == {
+            "deactivate-idle-sessions", "expire-sessions", "purge-outbox", "reconcile-projections",
+            "advance-contest-status"}
     assert launcher.stop() == 0
 
 

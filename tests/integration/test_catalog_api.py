@@ -20,7 +20,7 @@ from techai_shared.settings import CommonSettings
 pytestmark = pytest.mark.integration
 
 CONTEST = {"title": "대학생 AI 해커톤", "description": "LLM 에이전트 해커톤", "status": "UPCOMING",
-           "startDate": "2026-12-01T09:00:00+09:00", "endDate": "2026-12-03T18:00:00+09:00",
+           "startDate": "2099-12-01T09:00:00+09:00", "endDate": "2099-12-03T18:00:00+09:00",
            "url": "https://example.kr/h", "sourceName": "테크AI", "tags": ["ai"]}
 
 
@@ -56,11 +56,15 @@ async def test_admin_contest_crud_emits_versioned_full_state_events(api, admin, 
     assert created.status_code == 201, created.text
     assert created.json()["code"] == "2000"
     assert created.json()["data"] | {"version": 1, "id": cid} == created.json()["data"]
-    updated = await api.put(f"/api/v1/admin/contests/{cid}",
-                            json={**CONTEST, "status": "ONGOING"}, headers=admin)
+    # the status is the one the dates give: sending another changes nothing
+    ignored = await api.put(f"/api/v1/admin/contests/{cid}",
+                            json={**CONTEST, "status": "ENDED"}, headers=admin)
+    assert ignored.status_code == 200 and ignored.json()["data"]["version"] == 1
+    assert ignored.json()["data"]["status"] == "UPCOMING"
+    moved = {**CONTEST, "startDate": "2026-01-01T09:00:00+09:00", "endDate": "2099-12-31T18:00:00+09:00"}
+    updated = await api.put(f"/api/v1/admin/contests/{cid}", json=moved, headers=admin)
     assert updated.status_code == 200 and updated.json()["data"]["version"] == 2
-    same = await api.put(f"/api/v1/admin/contests/{cid}", json={**CONTEST, "status": "ONGOING"},
-                         headers=admin)
+    same = await api.put(f"/api/v1/admin/contests/{cid}", json=moved, headers=admin)
     assert same.json()["data"]["version"] == 2
     read = await api.get(f"/api/v1/admin/contests/{cid}", headers=admin)
     assert read.json()["data"]["status"] == "ONGOING" and read.json()["data"]["sourceName"] == "테크AI"

@@ -37,7 +37,7 @@ def contest(**changes: object) -> dict[str, object]:
     """A contest's fields, as the routes hand them to the catalog service."""
     fields: dict[str, object] = {
         "title": "대학생 AI 해커톤", "description": "48시간 동안 LLM 에이전트를 만듭니다.",
-        "start_date": "2026-12-01T09:00:00+09:00", "end_date": "2026-12-03T18:00:00+09:00",
+        "start_date": "2099-12-01T09:00:00+09:00", "end_date": "2099-12-03T18:00:00+09:00",
         "status": ContestStatus.UPCOMING, "url": "https://example.kr/h", "source_name": "테크AI",
         "tags": ["ai", "hackathon"],
     }
@@ -91,7 +91,7 @@ async def test_an_upsert_of_the_stored_state_changes_nothing(engine):
     catalog, cid = catalog_service(engine), f"c-{uuid.uuid4().hex[:8]}"
     await catalog.put(CONTEST, cid, contest())
     before = await outbox_count(engine)
-    again = await catalog.put(CONTEST, cid, contest(start_date="2026-12-01T00:00:00Z"))  # same instant
+    again = await catalog.put(CONTEST, cid, contest(start_date="2099-12-01T00:00:00Z"))  # same instant
     assert again.outcome is Outcome.UNCHANGED and again.version == 1
     assert await outbox_count(engine) == before
 

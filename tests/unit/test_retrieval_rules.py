@@ -89,8 +89,10 @@ def test_bookmarks_cannot_be_searched_without_a_user_id() -> None:
 
 def test_ended_contests_are_searched_unless_a_caller_limits_contests_to_active_ones() -> None:
     assert prefilter(Collection.CONTESTS, "1", SearchFilters()) == {}
-    assert prefilter(Collection.CONTESTS, "1", SearchFilters(include_ended_contests=False)) == {
-        "status": {"$in": ["UPCOMING", "ONGOING"]}}
+    now = datetime(2026, 11, 26, tzinfo=UTC)
+    assert prefilter(Collection.CONTESTS, "1", SearchFilters(include_ended_contests=False,
+                                                             as_of=now)) == {
+        "end_date": {"$gte": now}}  # not ended as of the question, whatever was stored
 
 
 def test_news_publication_window() -> None:

@@ -22,7 +22,7 @@ VERIFIED_ANSWERS = "verified_answers"
 INDEXED_COLLECTIONS: tuple[str, ...] = (*(c.value for c in Collection), VERIFIED_ANSWERS)
 
 VECTOR_PATH = "embedding_vector"
-FILTER_PATHS = ("status", "published_at", "user_id")
+FILTER_PATHS = ("status", "end_date", "published_at", "user_id")
 TEXT_PATH = "embedding_text"
 # CJK bigrams, like the exact strategy's BM25 tokens for Hangul; other scripts as lower-cased words
 TEXT_ANALYZER = "lucene.cjk"
@@ -50,12 +50,13 @@ def vector_index_definition(collection: Collection | str, dimensions: int) -> Se
 
 def text_index_definition(collection: Collection | str) -> SearchIndexModel:
     """The search index of `collection`: the embedding text for BM25, plus the filter fields
-    (`token` for exact string matches, `date` for the publication window)."""
+    (`token` for exact string matches, `date` for the publication window and a contest's end)."""
     fields = {
         TEXT_PATH: {"type": "string", "analyzer": TEXT_ANALYZER},
         "status": {"type": "token"},
         "user_id": {"type": "token"},
         "published_at": {"type": "date"},
+        "end_date": {"type": "date"},  # whether a contest is still active, as of the question
     }
     return SearchIndexModel(definition={"mappings": {"dynamic": False, "fields": fields}},
                             name=text_index_name(collection), type="search")

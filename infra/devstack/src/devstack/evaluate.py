@@ -31,6 +31,7 @@ import tempfile
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,7 @@ from devstack.servers import Server, free_port, start_secantus
 from query_sync import catalog_documents
 from query_sync.adapters.catalog import CatalogProjector
 from query_sync.catalog_documents import BOOKMARKS, CATALOG_KINDS, CONTESTS, NEWS_ARTICLES, CatalogKind
+from techai_shared.clock import SEOUL, Clock, utcnow
 from techai_shared.embeddings import Embedder, make_embedder
 from techai_shared.events import EventEnvelope
 from techai_shared.settings import CommonSettings
@@ -211,7 +213,7 @@ async def print_evidence(gate: RelevanceGate, embedder: Embedder,
 
 
 async def evaluate(mongo_url: str, queries_path: Path, seed_dir: Path,
-                   evidence: bool = False) -> None:
+                   evidence: bool = False, as_of: datetime | None = None) -> None:
     embedder = make_embedder(CommonSettings())
     client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(mongo_url)
     try:
@@ -219,7 +221,7 @@ async def evaluate(mongo_url: str, queries_path: Path, seed_dir: Path,
         await load_catalog(db, embedder, seed_dir)
         owners = {d["id"]: str(d["userId"]) for d in read_jsonl(seed_dir / SEED_FILES[BOOKMARKS])}
         sample = CatalogSample(db, embedder.model_name)
-        retriever = CatalogRetriever(db, embedder, sample=sample)
+        retriever = CatalogRetriever(db, embedder, sample=sample, clock=fixed_clock(as_of))
         queries = read_jsonl(queries_path)
         # the set's own questions are left out of the question bank: each would find itself
         gate = RelevanceGate.for_model(sample, embedder,
@@ -233,11 +235,25 @@ async def evaluate(mongo_url: str, queries_path: Path, seed_dir: Path,
         await client.close()
 
 
+def as_of_date(text: str) -> datetime:
+    """--as-of YYYY-MM-DD: noon of that day in Seoul, the day the labelled sets are written for."""
+    return datetime.combine(date.fromisoformat(text), time(12), SEOUL)
+
+
+def fixed_clock(as_of: datetime | None) -> Clock:
+    """A clock stopped at `as_of` (the real one when None)."""
+    return utcnow if as_of is None else (lambda: as_of)
+
+
 def eval_arguments(description: str, evidence: bool = False) -> argparse.Namespace:
-    """--queries and --seed-dir, the arguments of both evaluations (and --evidence, of this one)."""
+    """--queries, --seed-dir and --as-of, the arguments of both evaluations (and --evidence, of
+    this one)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--queries", type=Path, default=Path("infra/seed/queries-dev.jsonl"))
     parser.add_argument("--seed-dir", type=Path, default=Path("infra/seed"))
+    parser.add_argument("--as-of", type=as_of_date, default=None, metavar="YYYY-MM-DD",
+                        help="answer as of this day (contests' statuses follow it); the sample's "
+                             "labelled sets are written as of 2026-11-22 (default: today)")
     if evidence:
         parser.add_argument("--evidence", action="store_true",
                             help="print the relevance gate's evidence per question instead")
@@ -258,7 +274,7 @@ def temporary_secantus(prefix: str) -> Iterator[tuple[Server, Path]]:
 def main() -> None:
     args = eval_arguments(__doc__.splitlines()[0], evidence=True)
     with temporary_secantus("techai-eval-") as (server, _):
-        asyncio.run(evaluate(server.url, args.queries, args.seed_dir, args.evidence))
+        asyncio.run(evaluate(server.url, args.queries, args.seed_dir, args.evidence, args.as_of))
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from devstack.evaluate import (
     OFFTOPIC_KINDS,
     SEED_FILES,
     eval_arguments,
+    fixed_clock,
     load_catalog,
     read_jsonl,
     temporary_secantus,
@@ -36,7 +37,7 @@ from devstack.evaluate import (
 from query_sync.catalog_documents import BOOKMARKS
 from techai_shared.auth import Principal
 from techai_shared.cache import make_redis
-from techai_shared.clock import utcnow
+from techai_shared.clock import Clock, utcnow
 from techai_shared.db.engine import make_engine
 from techai_shared.db.migrate import upgrade_to_head
 from techai_shared.embeddings import Embedder, make_embedder
@@ -103,7 +104,8 @@ def eval_settings(mongo_url: str, sqlite_path: Path) -> ChatbotSettings:
 
 
 async def run_all(settings: ChatbotSettings, queries: list[dict[str, Any]], seed_dir: Path,
-                  embedder: Embedder | None = None, load: bool = True) -> list[Cited]:
+                  embedder: Embedder | None = None, load: bool = True,
+                  clock: Clock = utcnow) -> list[Cited]:
     """Every query through a ChatService over `settings`; loads the catalog first when asked."""
     embedder = embedder or make_embedder(settings)
     engine = make_engine(settings)
@@ -120,7 +122,8 @@ async def run_all(settings: ChatbotSettings, queries: list[dict[str, Any]], seed
         gate = RelevanceGate.for_model(sample, embedder,
                                        leave_out=frozenset(q["query"] for q in queries))
         chat = build_chat(settings, unit_of_work(engine), mongo, redis, UnconfiguredModel(),
-                          embedder, utcnow, CatalogRetriever(db, embedder, sample=sample),
+                          embedder, clock, CatalogRetriever(db, embedder, sample=sample,
+                                                            clock=clock),
                           gate=gate)
         return [await cite(chat, q, owners) for q in queries]
     finally:
@@ -133,7 +136,8 @@ def main() -> None:
     args = eval_arguments(__doc__.splitlines()[0])
     with temporary_secantus("techai-eval-chat-") as (server, tmp):
         settings = eval_settings(server.url, tmp / "store.db")
-        outcomes = asyncio.run(run_all(settings, read_jsonl(args.queries), args.seed_dir))
+        outcomes = asyncio.run(run_all(settings, read_jsonl(args.queries), args.seed_dir,
+                                       clock=fixed_clock(args.as_of)))
         print(report(outcomes))
 
 

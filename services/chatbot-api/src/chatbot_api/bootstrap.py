@@ -139,7 +139,8 @@ def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,
     db = mongo[settings.mongodb_database]
     embedder = embedder if isinstance(embedder, MemoEmbedder) else MemoEmbedder(embedder)
     retriever = retriever or CatalogRetriever(db, embedder,
-                                              sample=CatalogSample(db, embedder.model_name))
+                                              sample=CatalogSample(db, embedder.model_name),
+                                              clock=clock)
     sample = retriever.sample or CatalogSample(db, embedder.model_name)
     gate = gate or RelevanceGate.for_model(sample, embedder)
     prices = pricing(settings, warn=model.configured)
@@ -153,7 +154,7 @@ def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,
         limiter=RedisRateLimiter(redis, settings.chatbot_rate_limit_per_minute),
         tokens=TokenCounter(),
         clock=clock,
-        finder=CatalogFinder(retriever, CatalogLookup(db), embedder,
+        finder=CatalogFinder(retriever, CatalogLookup(db, clock), embedder,
                              gate=gate),
         cache=ResponseCache(redis, db, settings.chatbot_cache_ttl_seconds,
                             settings.chatbot_cache_prefix),
@@ -174,7 +175,8 @@ def bootstrap(settings: ChatbotSettings, model: ChatModel | None = None,
     model = model or make_model(settings)
     embedder = MemoEmbedder(embedder or make_embedder(settings))
     db = mongo[settings.mongodb_database]
-    retriever = CatalogRetriever(db, embedder, sample=CatalogSample(db, embedder.model_name))
+    retriever = CatalogRetriever(db, embedder, sample=CatalogSample(db, embedder.model_name),
+                                 clock=clock)
     verified = verified_answers(settings, mongo, embedder, clock)
     gate = RelevanceGate.for_model(retriever.sample or CatalogSample(db, embedder.model_name),
                                    embedder)

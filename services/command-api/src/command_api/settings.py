@@ -37,6 +37,7 @@ class CommandSettings(CommonSettings):
     command_job_expire_sessions_cron: str = "0 2 * * *"
     command_job_purge_outbox_cron: str = "30 3 * * *"
     command_job_reconcile_projections_cron: str = "*/10 * * * *"
+    command_job_advance_contest_status_cron: str = "* * * * *"
 
     command_session_idle_minutes: float = Field(default=30, gt=0)
     command_session_expire_days: float = Field(default=90, gt=0)

@@ -73,8 +73,11 @@ class ResponseCache:
         CACHE_REQUESTS.labels("hit" if raw else "miss").inc()
         return CachedAnswer(**json.loads(raw)) if raw else None
 
-    async def put(self, key: str, answer: CachedAnswer) -> None:
+    async def put(self, key: str, answer: CachedAnswer, ttl_seconds: int | None = None) -> None:
+        ttl = self._ttl if ttl_seconds is None else min(self._ttl, ttl_seconds)
+        if ttl <= 0:
+            return
         try:
-            await self._redis.set(key, json.dumps(asdict(answer), ensure_ascii=False), ex=self._ttl)
+            await self._redis.set(key, json.dumps(asdict(answer), ensure_ascii=False), ex=ttl)
         except (RedisError, OSError) as exc:
             logger.warning("response not cached, Redis failed: %s", exc)

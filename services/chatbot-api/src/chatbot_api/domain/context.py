@@ -31,6 +31,20 @@ def source_of(hit: SearchHit) -> dict[str, Any]:
     return source
 
 
+def still_true_for(hits: Sequence[SearchHit], now: datetime) -> int | None:
+    """Seconds until the first cited contest changes status (its start or end passes), so a
+    cached answer never says "진행 중" of a contest that has ended; None when none will."""
+    now = now if now.tzinfo else now.replace(tzinfo=UTC)
+    ahead = [moment for h in hits if h.collection is Collection.CONTESTS
+             for key in ("start_date", "end_date")
+             if isinstance(moment := h.metadata.get(key), datetime)
+             and (moment if moment.tzinfo else moment.replace(tzinfo=UTC)) > now]
+    if not ahead:
+        return None
+    first = min(m if m.tzinfo else m.replace(tzinfo=UTC) for m in ahead)
+    return max(0, int((first - now).total_seconds()))
+
+
 def day(value: Any) -> str | None:
     """A stored timestamp as a Korean calendar day, e.g. 2026-08-31."""
     if not isinstance(value, datetime):

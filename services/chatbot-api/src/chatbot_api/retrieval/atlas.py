@@ -35,7 +35,6 @@ from chatbot_api.retrieval.fusion import FusionWeights, fused_hits
 from chatbot_api.retrieval.glossary import keyword_query
 from chatbot_api.retrieval.hits import SNIPPET_CHARS
 from chatbot_api.retrieval.model import (
-    ACTIVE_CONTEST_STATUSES,
     Collection,
     RetrievalError,
     SearchFilters,
@@ -118,7 +117,7 @@ def text_filter(collection: Collection, user_id: str, filters: SearchFilters) ->
     if collection is Collection.CONTESTS:
         if filters.include_ended_contests:
             return []
-        return [{"in": {"path": "status", "value": list(ACTIVE_CONTEST_STATUSES)}}]
+        return [{"range": {"path": "end_date", "gte": filters.moment()}}]
     window: dict[str, Any] = {}
     if filters.published_after is not None:
         window["gte"] = filters.published_after
@@ -184,8 +183,9 @@ class AtlasStrategy:
             self._vector_side(collection, query_vector, user_id, wanted, min_score, filters),
             self._keyword_side(collection, query_text, user_id, wanted, filters))
         docs, similarities, keyword_ranks = merge_sides(vector_side, keyword_side, query_vector)
+        filters = filters or SearchFilters()
         return fused_hits(collection, docs, similarities, keyword_ranks, query_text, self._weights,
-                          min_score, limit, filters.names if filters is not None else ())
+                          min_score, limit, filters.names, as_of=filters.moment())
 
     async def _vector_side(self, collection: Collection, query_vector: Sequence[float], user_id: str,
                            limit: int, min_score: float,

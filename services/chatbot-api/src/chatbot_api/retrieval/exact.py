@@ -62,7 +62,7 @@ class ExactStrategy:
         similarities = [atlas_score(c) for c in cosine_similarities(matrix, np.asarray(query_vector))]
         keyword = bm25_scores(keyword_query(query_text), [d.get("embedding_text", "") for d in docs])
         return fused_hits(collection, docs, similarities, ranks(keyword, positive_only=True), query_text,
-                          self._weights, min_score, limit, filters.names)
+                          self._weights, min_score, limit, filters.names, as_of=filters.moment())
 
     def _check_model(self, collection: Collection, docs: list[dict[str, Any]], dimensions: int) -> None:
         models = {d.get("embedding_model") for d in docs}

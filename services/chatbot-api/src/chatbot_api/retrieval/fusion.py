@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from chatbot_api.retrieval.hits import to_hit
+from chatbot_api.retrieval.hits import AsOf, to_hit
 from chatbot_api.retrieval.intent import read_intent
 from chatbot_api.retrieval.keyword import (
     RRF_K,
@@ -169,9 +169,11 @@ def fused_hits(collection: Collection, docs: Sequence[dict[str, Any]],
                keyword_ranks: Sequence[int | None] | np.ndarray, query_text: str,
                weights: FusionWeights, min_score: float, limit: int,
                names: Sequence[str] = (), ended: np.ndarray | None = None,
-               hangul: np.ndarray | None = None) -> list[SearchHit]:
+               hangul: np.ndarray | None = None, *, as_of: datetime) -> list[SearchHit]:
     """The best `limit` of `docs` as hits, in fused order: what every strategy returns once it
-    has ranked its candidates its own way."""
+    has ranked its candidates its own way. Contests are read with the status their dates give as
+    of `as_of` (`ended`, when given, must say the same)."""
+    docs = AsOf(collection, docs, as_of)
     fused = fuse(collection, docs, similarities, keyword_ranks, query_text, weights, names, ended,
                  hangul)
     return [to_hit(collection, docs[i], float(similarities[i]), float(fused[i]))

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, overload
 
 from chatbot_api.retrieval.model import Collection, SearchHit
+from techai_shared.contest_status import document_status
 
 SNIPPET_CHARS = 300
 _METADATA = {
@@ -37,6 +40,32 @@ def hit_fields(collection: Collection, doc: dict[str, Any]) -> dict[str, Any]:
         if doc.get(name):
             kept[name] = str(doc[name])[:SNIPPET_CHARS]
     return kept
+
+
+class AsOf(Sequence[dict[str, Any]]):
+    """Documents as of a moment: a contest's `status` is the one its dates give then, derived as
+    each document is read (the fusion reads some, to_hit the hits), never the stored one."""
+
+    def __init__(self, collection: Collection, docs: Sequence[dict[str, Any]], now: datetime
+                 ) -> None:
+        self._docs = docs
+        self._now = now
+        self._contests = collection is Collection.CONTESTS
+
+    def __len__(self) -> int:
+        return len(self._docs)
+
+    @overload
+    def __getitem__(self, i: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[dict[str, Any]]: ...
+
+    def __getitem__(self, i: int | slice) -> dict[str, Any] | Sequence[dict[str, Any]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        doc = self._docs[i]
+        return {**doc, "status": document_status(doc, self._now)} if self._contests else doc
 
 
 _SNIPPET_FIELDS = {

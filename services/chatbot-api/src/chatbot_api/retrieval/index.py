@@ -85,7 +85,11 @@ class _Shard:
         self.matrix = np.zeros((0, dimensions), dtype=np.float32)
         self.lengths = np.zeros(0, dtype=np.int64)
         self.alive = np.zeros(0, dtype=bool)
-        self.active = np.zeros(0, dtype=bool)  # contests of an active status
+        self.active = np.zeros(0, dtype=bool)  # contests stored with an active status
+        # contests: start and end in epoch seconds, NaN when unknown; the status is derived from
+        # them as of each search (techai_shared.contest_status), the stored one only when undated
+        self.starts = np.zeros(0, dtype=np.float64)
+        self.ends = np.zeros(0, dtype=np.float64)
         self.hangul = np.zeros(0, dtype=bool)  # titles written in Hangul (fusion.written_in_hangul)
         self.published = np.zeros(0, dtype=np.float64)  # news: epoch seconds, NaN when unknown
         self.postings: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -138,9 +142,10 @@ class _Shard:
         self.lengths[at] = sum(counts.values())
         self.alive[at] = True
         self.active[at] = doc.get("status") in ACTIVE_CONTEST_STATUSES
+        self.starts[at] = _epoch_or_nan(doc.get("start_date"))
+        self.ends[at] = _epoch_or_nan(doc.get("end_date"))
         self.hangul[at] = written_in_hangul(doc)
-        published = doc.get("published_at")
-        self.published[at] = _epoch(published) if isinstance(published, datetime) else math.nan
+        self.published[at] = _epoch_or_nan(doc.get("published_at"))
         for term, tf in counts.items():
             if appended:  # a slot above every other: its entries go last
                 pending = self._pending.setdefault(term, ([], []))
@@ -200,6 +205,8 @@ class _Shard:
             self.lengths = _grown(self.lengths, capacity)
             self.alive = _grown(self.alive, capacity)
             self.active = _grown(self.active, capacity)
+            self.starts = _grown(self.starts, capacity)
+            self.ends = _grown(self.ends, capacity)
             self.hangul = _grown(self.hangul, capacity)
             self.published = _grown(self.published, capacity)
         return at
@@ -213,7 +220,8 @@ class _Shard:
         self.slots = [self.slots[i] for i in kept]
         self.where = {s.document_id: i for i, s in enumerate(self.slots) if s is not None}
         size = len(self.alive)
-        for name in ("matrix", "lengths", "alive", "active", "hangul", "published"):
+        for name in ("matrix", "lengths", "alive", "active", "starts", "ends", "hangul",
+                     "published"):
             array = getattr(self, name)
             compacted = np.zeros((size, *array.shape[1:]), dtype=array.dtype)
             compacted[:len(kept)] = array[kept]
@@ -239,7 +247,7 @@ class _Shard:
         n = len(self.slots)
         keep = self.alive[:n].copy()
         if self.collection is Collection.CONTESTS and not filters.include_ended_contests:
-            keep &= self.active[:n]
+            keep &= self.ends[:n] >= _epoch(filters.moment())  # NaN (undated): out, as in MQL
         if self.collection is Collection.NEWS:
             published = self.published[:n]
             if filters.published_after is not None:
@@ -248,13 +256,22 @@ class _Shard:
                 keep &= published <= _epoch(filters.published_before)
         return keep
 
+    def ended(self, kept: np.ndarray, now: datetime) -> np.ndarray:
+        """Which of the kept contests have ended as of `now`, as contest_status says: past their
+        end; an undated one if it was stored ENDED; one with a start but no end never."""
+        ends, starts = self.ends[kept], self.starts[kept]
+        dated = ~np.isnan(ends)
+        with np.errstate(invalid="ignore"):
+            past = ends < _epoch(now)
+        return np.where(dated, past, np.isnan(starts) & ~self.active[kept])
+
     def memory_bytes(self) -> int:
         """The arrays, the postings and the held fields (Python objects estimated with getsizeof;
         a string shared by several documents is counted once per document)."""
         for term in list(self._pending):
             self.posting(term)
         arrays = sum(a.nbytes for a in (self.matrix, self.lengths, self.alive, self.active,
-                                        self.hangul, self.published))
+                                        self.starts, self.ends, self.hangul, self.published))
         postings = sys.getsizeof(self.postings) + sum(
             sys.getsizeof(t) + s.nbytes + f.nbytes + 2 * 112 for t, (s, f) in self.postings.items())
         held = sum(_deep_size(s.doc) + sys.getsizeof(s.terms) + sys.getsizeof(s)
@@ -391,9 +408,11 @@ def _search(shard: _Shard, query: np.ndarray, query_text: str, limit: int, min_s
     cosines = (shard.matrix[:len(shard.slots)] @ unit)[kept].astype(np.float64)
     similarities = np.clip((1.0 + cosines) / 2.0, 0.0, 1.0)
     keyword = _bm25(shard, kept, keyword_query(query_text))
+    now = filters.moment()
     return fused_hits(shard.collection, _Held(shard.slots, kept), similarities,
                       rank_array(keyword, positive_only=True), query_text, weights, min_score, limit,
-                      filters.names, ended=~shard.active[kept], hangul=shard.hangul[kept])
+                      filters.names, ended=shard.ended(kept, now), hangul=shard.hangul[kept],
+                      as_of=now)
 
 
 class _Held(Sequence[dict[str, Any]]):
@@ -455,6 +474,10 @@ def _bm25(shard: _Shard, kept: np.ndarray, query: str) -> np.ndarray:
 
 def _epoch(value: datetime) -> float:
     return (value if value.tzinfo else value.replace(tzinfo=UTC)).timestamp()
+
+
+def _epoch_or_nan(value: Any) -> float:
+    return _epoch(value) if isinstance(value, datetime) else math.nan
 
 
 def _grown(array: np.ndarray, capacity: int) -> np.ndarray:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from pymongo.asynchronous.database import AsyncDatabase
 
-from chatbot_api.retrieval.hits import to_hit
+from chatbot_api.retrieval.hits import AsOf, to_hit
 from chatbot_api.retrieval.model import (
     Collection,
     RetrievalError,
@@ -23,6 +23,7 @@ from chatbot_api.retrieval.model import (
     atlas_score,
     cosine_similarities,
 )
+from techai_shared.clock import Clock, utcnow
 
 _NOT_READ = {"_id": 0, "embedding_hash": 0}
 _TITLE_FIELD = {Collection.CONTESTS: "title", Collection.NEWS: "title",
@@ -40,8 +41,9 @@ def collection_of_id(document_id: str) -> Collection | None:
 class CatalogLookup:
     """Direct reads of catalog documents, scored like search hits."""
 
-    def __init__(self, db: AsyncDatabase[dict[str, Any]]) -> None:
+    def __init__(self, db: AsyncDatabase[dict[str, Any]], clock: Clock = utcnow) -> None:
         self._db = db
+        self._clock = clock  # a contest's status is the one its dates give now
 
     async def fetch(self, refs: Sequence[ItemRef], user_id: str,
                     query_vector: Sequence[float] | None = None) -> list[SearchHit]:
@@ -53,7 +55,9 @@ class CatalogLookup:
             for doc in await self._db[collection.value].find(where, _NOT_READ).to_list():
                 docs[(collection, doc["document_id"])] = doc
         found = [(ref, docs[ref]) for ref in dict.fromkeys(refs) if ref in docs]
-        return [to_hit(c, doc, _similarity(doc, query_vector)) for (c, _), doc in found]
+        now = self._clock()
+        return [to_hit(c, AsOf(c, [doc], now)[0], _similarity(doc, query_vector))
+                for (c, _), doc in found]
 
     async def by_title(self, title: str, user_id: str, collections: Sequence[Collection],
                        query_vector: Sequence[float] | None = None) -> list[SearchHit]:
@@ -62,8 +66,9 @@ class CatalogLookup:
         pattern = {"$regex": f"^{re.escape(title.strip())}$", "$options": "i"}
         for collection in dict.fromkeys(collections):
             where = {_TITLE_FIELD[collection]: pattern, **_owner(collection, user_id)}
-            for doc in await self._db[collection.value].find(where, _NOT_READ).to_list(20):
-                hits.append(to_hit(collection, doc, _similarity(doc, query_vector)))
+            docs = await self._db[collection.value].find(where, _NOT_READ).to_list(20)
+            hits += [to_hit(collection, doc, _similarity(doc, query_vector))
+                     for doc in AsOf(collection, docs, self._clock())]
         return hits
 
 

@@ -9,9 +9,11 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from techai_shared.clock import utcnow
+from techai_shared.contest_status import ACTIVE as ACTIVE_CONTEST_STATUSES
 from techai_shared.search_indexes import Collection
 
-ACTIVE_CONTEST_STATUSES = ("UPCOMING", "ONGOING")
+__all__ = ["ACTIVE_CONTEST_STATUSES"]
 
 
 @dataclass(frozen=True)
@@ -20,9 +22,10 @@ class SearchFilters:
 
     Ended contests are searched too unless `include_ended_contests` is turned off: a question
     about one specific event finds it whatever its status, and the fusion ranks ended contests
-    below active ones unless the question asks about the past. News optionally to a publication
-    window. Bookmarks are ALWAYS limited to the caller's user id, which is not a filter a caller
-    can turn off: it is a required argument of every search.
+    below active ones unless the question asks about the past. A contest's status is the one its
+    dates give as of `as_of` (the retriever's clock; now when unset), never the stored one. News
+    optionally to a publication window. Bookmarks are ALWAYS limited to the caller's user id,
+    which is not a filter a caller can turn off: it is a required argument of every search.
     """
 
     include_ended_contests: bool = True
@@ -31,6 +34,11 @@ class SearchFilters:
     # Names the question gives (lower-cased, in either script): not a filter, a ranking; an item
     # whose title holds one ranks first on the fusion's names side.
     names: tuple[str, ...] = ()
+    as_of: datetime | None = None
+
+    def moment(self) -> datetime:
+        """The time statuses are derived as of."""
+        return self.as_of or utcnow()
 
 
 @dataclass(frozen=True)
@@ -108,7 +116,8 @@ def prefilter(collection: Collection, user_id: str, filters: SearchFilters) -> d
     if collection is Collection.CONTESTS:
         if filters.include_ended_contests:
             return {}
-        return {"status": {"$in": list(ACTIVE_CONTEST_STATUSES)}}
+        # active = not ended as of the question (an undated contest is left out here)
+        return {"end_date": {"$gte": filters.moment()}}
     window: dict[str, datetime] = {}
     if filters.published_after is not None:
         window["$gte"] = filters.published_after

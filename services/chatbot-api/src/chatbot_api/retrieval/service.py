@@ -24,6 +24,7 @@ from chatbot_api.retrieval.intent import read_intent
 from chatbot_api.retrieval.keyword import latin_names
 from chatbot_api.retrieval.model import Collection, SearchFilters, SearchHit, SearchStrategy
 from chatbot_api.retrieval.relevance import CatalogSample
+from techai_shared.clock import Clock, utcnow
 from techai_shared.embeddings import Embedder
 from techai_shared.tasks import cancel_and_wait
 
@@ -63,8 +64,9 @@ class CatalogRetriever:
 
     def __init__(self, db: AsyncDatabase[dict[str, Any]], embedder: Embedder,
                  strategy_factory: StrategyFactory | None = None,
-                 sample: CatalogSample | None = None) -> None:
+                 sample: CatalogSample | None = None, clock: Clock = utcnow) -> None:
         self._embedder = embedder
+        self._clock = clock  # contests' statuses are derived as of it (SearchFilters.as_of)
         self.sample = sample  # when given, its name lexicon adds other-script spellings
         self._factory = strategy_factory or (lambda: probe_strategy(db, embedder))
         self._strategy: SearchStrategy | None = None
@@ -124,7 +126,7 @@ class CatalogRetriever:
         vector = (query_vector if query_vector is not None
                   else await self._embedder.embed_query(query))
         filters = dataclasses.replace(filters, names=tuple(
-            {*latin_names(query), *(w.lower() for w in extra)}))
+            {*latin_names(query), *(w.lower() for w in extra)}), as_of=self._clock())
         found = await asyncio.gather(*(
             strategy.search(collection, vector, text, user_id, max_results, min_score, filters)
             for collection in wanted))

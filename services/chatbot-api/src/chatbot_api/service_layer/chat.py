@@ -29,7 +29,14 @@ from chatbot_api.domain.compose import (
     retrieval_only_answer,
     small_talk_answer,
 )
-from chatbot_api.domain.context import Budget, context_block, fit_prompt, source_of
+from chatbot_api.domain.context import (
+    Budget,
+    context_block,
+    day,
+    fit_prompt,
+    source_of,
+    still_true_for,
+)
 from chatbot_api.domain.conversation import (
     ChatTurn,
     is_korean,
@@ -299,6 +306,7 @@ class ChatService:
             model=self._model.name,
             prompt_version=self._prompt_version,
             user_id=p.user_id if personal else None,
+            day=day(self._clock()) or "",
         )
 
     def _render_context(self, hits: Any) -> ChatTurn | None:
@@ -353,7 +361,8 @@ class ChatService:
             await deliver_in_parts(text, on_delta)
         session, exchange = await self._store_exchange(p, text, sources, usage, mode)
         if p.cache_key and p.cached is None and not p.retrieval_failed:
-            await self._cache.put(p.cache_key, CachedAnswer(text, mode, sources))
+            await self._cache.put(p.cache_key, CachedAnswer(text, mode, sources),
+                                  still_true_for(p.hits, self._clock()))
         created = p.session is None
         if created and self._titles is not None and self._model.configured and mode != VERIFIED:
             self._spawn(self._titles.retitle(session, p.question))

@@ -239,6 +239,8 @@ class CacheKeyParts:
     prompt_version: str
     user_id: str | None = None  # set whenever bookmarks can be involved
     bookmarks_fingerprint: str | None = None
+    # the Seoul day the answer is made on: time words and contests' statuses follow the clock
+    day: str = ""
 
     def key(self, prefix: str) -> str:
         raw = json.dumps({"v": KEY_VERSION, **asdict(self)}, sort_keys=True, ensure_ascii=False)
@@ -252,4 +254,6 @@ class AnswerCache(Protocol):
 
     async def get(self, key: str) -> CachedAnswer | None: ...
 
-    async def put(self, key: str, answer: CachedAnswer) -> None: ...
+    async def put(self, key: str, answer: CachedAnswer, ttl_seconds: int | None = None) -> None:
+        """Keep the answer for the cache's lifetime, or `ttl_seconds` when shorter."""
+        ...

@@ -29,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from command_api.domain.catalog import Outcome, WriteResult, item_model, new_id
 from command_api.service_layer.ports import LostRace, StoredVersion
 from techai_shared.clock import Clock, utcnow
+from techai_shared.contest_status import contest_status
 from techai_shared.db.schema import contests, news_articles
 from techai_shared.db.unit_of_work import Outbox
 from techai_shared.errors import AppError, Conflict, ItemNotFound
@@ -57,10 +58,15 @@ class ItemKind:
         """A generated public id, e.g. c-1f0c3a9e5b7d4e21."""
         return new_id(self.aggregate_type)
 
-    def state(self, item: CatalogItem) -> dict[str, Any]:
-        """The stored columns of a payload (enums as their values)."""
+    def state(self, item: CatalogItem, now: datetime) -> dict[str, Any]:
+        """The stored columns of a payload (enums as their values) as of `now`: a contest's status
+        is the one its dates give then, whatever the payload said (techai_shared.contest_status)."""
         values = {name: getattr(item, name) for name in self.fields}
-        return {k: v.value if isinstance(v, Enum) else v for k, v in values.items()}
+        state = {k: v.value if isinstance(v, Enum) else v for k, v in values.items()}
+        if self.aggregate_type is AggregateType.CONTEST:
+            state["status"] = contest_status(state["start_date"], state["end_date"], now,
+                                             state["status"]).value
+        return state
 
     def payload(self, row: Row[Any]) -> CatalogItem:
         """The full state of a row, as every event of this aggregate carries it."""
@@ -149,7 +155,7 @@ class CatalogRepository:
         return {}
 
     def _put(self, item: CatalogItem, *, must_be_new: bool) -> Change:
-        state = self.kind.state(item)
+        state = self.kind.state(item, self._clock())
 
         async def change(row: Row[Any] | None) -> dict[str, Any] | None:
             live = row is not None and row.deleted_at is None
@@ -219,6 +225,22 @@ class CatalogRepository:
             select(self.kind.table).where(self._id > after_id).order_by(self._id).limit(limit)
         )).all()
         return [self._snapshot(row) for row in rows]
+
+    async def status_due(self, now: datetime, limit: int) -> list[str]:
+        """Live contests whose stored status is not the one their dates give as of `now` (one that
+        ended while still ONGOING, one that started, ...), in id order; none for the other kinds."""
+        if self.kind.aggregate_type is not AggregateType.CONTEST:
+            return []
+        t = self.kind.table
+        not_ended = t.c.end_date.is_(None) | (t.c.end_date >= now)
+        ended = (t.c.end_date < now) & (t.c.status != "ENDED")
+        upcoming = (t.c.start_date > now) & not_ended & (t.c.status != "UPCOMING")
+        ongoing = (t.c.start_date <= now) & not_ended & (t.c.status != "ONGOING")
+        found = await self._conn.execute(
+            select(self._id).where(t.c.deleted_at.is_(None), ended | upcoming | ongoing)
+            .order_by(self._id).limit(limit))
+        ids: Sequence[Any] = found.scalars().all()
+        return [str(i) for i in ids]
 
     async def versions(self, after_id: str, limit: int) -> list[StoredVersion]:
         """Id, version and deletion of the items above `after_id`, in id order: what a

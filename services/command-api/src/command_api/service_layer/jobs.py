@@ -31,9 +31,12 @@ from typing import TypeVar
 
 from prometheus_client import Counter, Histogram
 
+from command_api.domain.catalog import Outcome, WriteResult
+from command_api.service_layer.catalog import write
 from command_api.service_layer.ports import (
     FAILED,
     SUCCEEDED,
+    CommandUnitOfWork,
     JobRepository,
     JobRun,
     OutboxLog,
@@ -55,6 +58,7 @@ JOB_ROWS = Counter("job_rows_affected_total", "Rows changed by job runs", ["job"
 
 SCHEDULE, MANUAL, STARTUP = "schedule", "manual", "startup"
 RECONCILE_PROJECTIONS = "reconcile-projections"
+ADVANCE_CONTEST_STATUS = "advance-contest-status"
 LEASE_POLL_SECONDS = 1.0
 MANUAL_CLAIM_ATTEMPTS = 1000
 
@@ -110,6 +114,16 @@ class Job:
     run: JobFunction
 
 
+def _restate(contest_id: str) -> Callable[[CommandUnitOfWork], Awaitable[WriteResult]]:
+    """The write of a live contest's state again: the repository derives its status as of now."""
+
+    async def change(work: CommandUnitOfWork) -> WriteResult:
+        current = await work.contests.get(contest_id)
+        return await work.contests.upsert(current.item)
+
+    return change
+
+
 def worker_id() -> str:
     """host:pid:random, so runs and leases name the process that holds them."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"[:128]
@@ -139,6 +153,10 @@ class LifecycleJobs:
             Job("purge-outbox",
                 f"published outbox rows older than {s.command_outbox_retention_days:g} days are "
                 "deleted", s.command_job_purge_outbox_cron, self.purge_outbox),
+            Job(ADVANCE_CONTEST_STATUS,
+                "contests whose start or end has passed take the status their dates give "
+                "(UPCOMING, ONGOING, ENDED), each with a ContestUpserted event",
+                s.command_job_advance_contest_status_cron, self.advance_contest_status),
             Job(RECONCILE_PROJECTIONS,
                 "the read model is compared with the command store (catalog, verified answers, "
                 "sessions, messages); whatever it lacks or holds at an older version is "
@@ -192,6 +210,24 @@ class LifecycleJobs:
             return BatchResult(deleted, deleted)
 
         return await self._batches(ctx, batch)
+
+    async def advance_contest_status(self, ctx: JobContext) -> int:
+        """Rewrite each contest whose stored status its dates have left behind: the write derives
+        the status as of now and emits the event, so the read model and every reader agree
+        (chatbot-api derives it at query time anyway; this keeps the stores true)."""
+        limit, total = self._settings.command_job_batch_size, 0
+        while True:
+            async with self._uow() as uow:
+                due = await uow.contests.status_due(ctx.now, limit)
+            changed = 0
+            for item_id in due:
+                result = await write(self._uow, f"contest {item_id}", _restate(item_id))
+                changed += result.outcome is not Outcome.UNCHANGED
+            total += changed
+            # a batch that changed nothing would be read again: stop rather than spin
+            if len(due) < limit or not changed:
+                return total
+            ctx.between_batches()
 
     async def reconcile_projections(self, ctx: JobContext) -> int:
         """Republish what the read model lacks; the aggregates republished."""

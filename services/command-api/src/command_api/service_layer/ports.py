@@ -60,6 +60,10 @@ class CatalogRepository(Protocol):
         """Each item's id, version and whether it is deleted, above `after_id`, in id order."""
         ...
 
+    async def status_due(self, now: datetime, limit: int) -> list[str]:
+        """Live contests whose stored status their dates have left behind (none for other kinds)."""
+        ...
+
     async def snapshots_of(self, item_ids: Sequence[str]) -> list[EventEnvelope]:
         """These items (deleted ones as their Deleted event) as new events at their versions."""
         ...
