@@ -13,6 +13,7 @@
 #   make calibrate-verified  verified-answer matching: paraphrases served, near-misses refused
 #   make calibrate-relevance the relevance gate's evidence per question (QUERIES=path)
 #   make question-bank       write the relevance gate's labelled questions from BANK_SETS
+#   make eval-sets the search evaluation of every set of infra/seed/eval-sets.toml, against a baseline
 #   make eval-chat the whole answering pipeline (retrieval-only) on the same queries: cited items, leaks
 #   make clean     remove .run/ (the data and logs of make run)
 #   make jobs      the operations jobs: schedules, next runs, history (RUN=name runs one now)
@@ -44,7 +45,7 @@ space := $(empty) $(empty)
 ROLE ?= USER
 PYTEST_ARGS ?=
 
-.PHONY: help install run stop test test-slow lint token migrate seed eval eval-chat eval-search clean jobs rebuild feedback-export calibrate-verified calibrate-relevance question-bank up down logs bench
+.PHONY: help install run stop test test-slow lint token migrate seed eval eval-chat eval-search eval-sets clean jobs rebuild feedback-export calibrate-verified calibrate-relevance question-bank up down logs bench
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -104,8 +105,9 @@ AS_OF ?= 2026-11-22
 # `recall@5=<x> mrr=<y> leaks=<n>` for scripts.
 eval: eval-chat eval-search ## both evaluations below on labelled queries (QUERIES=path)
 
-calibrate-relevance: install ## the relevance gate's peak z, coverage and cue per question (QUERIES=path)
-	$(PY) -m devstack.evaluate --evidence --queries "$(QUERIES)" --seed-dir "$(CATALOG)" --as-of "$(AS_OF)"
+calibrate-relevance: install ## the relevance gate's evidence and deciding rule per question (QUERIES=path, or QUESTION="...")
+	$(PY) -m devstack.evaluate --evidence --queries "$(QUERIES)" --seed-dir "$(CATALOG)" --as-of "$(AS_OF)" \
+		$(if $(QUESTION),--question "$(QUESTION)")
 
 # The labelled question sets the relevance gate's question bank is written from, and general
 # questions alone (queries-general-*: everyday life, money and work, programming, computing).
@@ -120,6 +122,9 @@ calibrate-verified: install ## verified-answer matching on its labelled paraphra
 
 eval-search: install ## recall@5/MRR of catalog search (QUERIES=path), temporary SecantusDB
 	$(PY) -m devstack.evaluate --queries "$(QUERIES)" --seed-dir "$(CATALOG)" --as-of "$(AS_OF)"
+
+eval-sets: install ## every set of infra/seed/eval-sets.toml in one run, against eval-baseline.json (ARGS="--only dev,AM --leave-items-out --write-baseline")
+	$(PY) -m devstack.eval_sets $(ARGS)
 
 eval-chat: install ## share of queries whose expected items the answers cite, per kind, and leaks
 	$(PY) -m devstack.evaluate_chat --queries "$(QUERIES)" --seed-dir "$(CATALOG)" --as-of "$(AS_OF)"

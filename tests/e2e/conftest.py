@@ -9,6 +9,7 @@ import pytest
 from devstack.servers import Server
 
 from tests.conftest import fresh_database
+from tests.e2e.launcher import Launcher
 from tests.e2e.stack import Stack, make_stack
 from tests.support.fake_llm import FakeLlm
 
@@ -25,3 +26,12 @@ def stack(workdir: Path, e2e_database: str, mongo_server: Server, redis_url: str
     running = make_stack(workdir, e2e_database, mongo_server.url, redis_url, llm.base_url).start()
     yield running
     running.stop()
+
+
+@pytest.fixture
+def own_launcher(tmp_path: Path) -> Iterator[Launcher]:
+    """`make run` of a test's own, in its own folder; stopped at the end if still running."""
+    running = Launcher(tmp_path)
+    yield running
+    if running.proc is not None and running.proc.poll() is None:
+        running.stop()

@@ -16,7 +16,6 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -31,14 +30,6 @@ pytestmark = pytest.mark.e2e
 
 WHOLE_WITHIN = 120.0  # seconds after the start is ready (the bound)
 CATALOG = {"contests": "contest_id", "news_articles": "news_id", "bookmarks": "bookmark_id"}
-
-
-@pytest.fixture
-def launcher(tmp_path: Path) -> Iterator[Launcher]:
-    running = Launcher(tmp_path)
-    yield running
-    if running.proc is not None and running.proc.poll() is None:
-        running.stop()
 
 
 def _command_store(path: Path) -> dict[str, dict[str, tuple[int, bool]]]:
@@ -150,7 +141,8 @@ async def _whole_again(launcher: Launcher) -> None:
     print(f"read model whole {time.monotonic() - started:.0f} s after the start was ready")
 
 
-async def test_a_stop_and_a_kill_during_projection_lose_nothing(launcher):
+async def test_a_stop_and_a_kill_during_projection_lose_nothing(own_launcher):
+    launcher = own_launcher
     launcher.start()
     _seed(launcher)
     _write_every_kind(launcher)

@@ -247,9 +247,9 @@ async def test_model_title_replaces_the_first_words_in_the_background(settings, 
     try:
         async with chat_client(cfg, catalog=False) as (api, _):
             h = auth(settings, "1001")
-            r = (await api.post("/api/v1/chatbot", json={"message": "다음 달 AI 해커톤 일정 알려줘"},
+            r = (await api.post("/api/v1/chatbot", json={"message": "AI 해커톤 일정 알려줘"},
                                 headers=h)).json()["data"]
-            assert r["sessionInfo"]["title"] == "다음 달 AI 해커톤 일정 알려줘"
+            assert r["sessionInfo"]["title"] == "AI 해커톤 일정 알려줘"
 
             async def titled() -> bool:
                 s = (await api.get(f"/api/v1/chatbot/sessions/{r['conversationId']}", headers=h)).json()

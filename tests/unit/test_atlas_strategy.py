@@ -114,6 +114,7 @@ def test_index_definition_is_a_cosine_vector_index_with_the_filter_fields():
             {"type": "vector", "path": "embedding_vector", "numDimensions": 384,
              "similarity": "cosine"},
             {"type": "filter", "path": "status"},
+            {"type": "filter", "path": "start_date"},
             {"type": "filter", "path": "end_date"},
             {"type": "filter", "path": "published_at"},
             {"type": "filter", "path": "user_id"},

@@ -43,6 +43,7 @@ from chatbot_api.domain.routing import RouteKind, RouteOptions, route
 from chatbot_api.retrieval.model import Collection, SearchHit
 from chatbot_api.retrieval.relevance import CatalogSample, RelevanceGate
 from chatbot_api.retrieval.service import CatalogRetriever
+from chatbot_api.service_layer.retrieval import dated_search
 from devstack.servers import Server, free_port, start_secantus
 from query_sync import catalog_documents
 from query_sync.adapters.catalog import CatalogProjector
@@ -131,17 +132,18 @@ def collections_of(options: dict[str, bool]) -> list[Collection]:
 
 async def run_query(retriever: CatalogRetriever, query: dict[str, Any],
                     bookmark_owner: dict[str, str], embedder: Embedder,
-                    gate: RelevanceGate | None = None) -> Outcome:
+                    gate: RelevanceGate | None = None, clock: Clock = utcnow) -> Outcome:
     """The query's first turn as chatbot-api searches it: small talk finds nothing; a catalog
-    question is searched and goes through the relevance gate."""
+    question goes through the relevance gate and is searched within the dates it names."""
     text = reading_form(query["query"])
     hits: list[SearchHit] = []
     if route(text, RouteOptions()).kind is RouteKind.CATALOG:
         vector = await embedder.embed_query(text)
         collections = collections_of(query.get("options", {}))
         if gate is None or await gate.passes(text, vector, collections):
+            filters, _ = dated_search(text, clock(), collections)
             hits = await retriever.search(text, str(query["userId"]), collections,
-                                          max_results=K, query_vector=vector)
+                                          max_results=K, filters=filters, query_vector=vector)
     got = [(hit.collection.value, hit.document_id) for hit in hits]
     expected = [(e["collection"], e["id"]) for e in query.get("expected", [])]
     ranks = [got.index(e) + 1 for e in expected if e in got]
@@ -195,7 +197,7 @@ async def print_evidence(gate: RelevanceGate, embedder: Embedder,
                          queries: list[dict[str, Any]]) -> None:
     """Each catalog-routed question's gate evidence, one line each, by kind then id."""
     print(f"{'id':<14}{'kind':<18}{'cue':>4}{'z':>7}{'coverage':>10}{'named':>7}{'request':>9}"
-          f"{'general':>9}{'lead':>8}  passes")
+          f"{'general':>9}{'lead':>8}  passes (rule)")
     rows = []
     for query in queries:
         text = reading_form(query["query"])
@@ -203,17 +205,19 @@ async def print_evidence(gate: RelevanceGate, embedder: Embedder,
             continue
         vector = await embedder.embed_query(text)
         e = await gate.evidence(text, vector)
-        passed = await gate.passes(text, vector, collections_of(query.get("options", {})))
-        rows.append((query.get("kind", "?"), query.get("id", "?"), e, passed))
-    for kind, qid, e, passed in sorted(rows, key=lambda r: (r[0], r[1])):
+        passed, rule = await gate.decide(text, vector, collections_of(query.get("options", {})))
+        rows.append((query.get("kind", "?"), query.get("id", "?"), e, passed, rule))
+    for kind, qid, e, passed, rule in sorted(rows, key=lambda r: (r[0], r[1])):
         print(f"{qid:<14}{kind:<18}{'yes' if e.cue else '-':>4}{e.z:>7.2f}{e.coverage:>10.2f}"
               f"{e.named or '-':>7}{'yes' if e.request else '-':>9}"
               f"{'-' if e.votes is None else e.votes:>9}"
-              f"{'-' if e.lead is None else f'{e.lead:+.3f}':>8}  {'yes' if passed else 'no'}")
+              f"{'-' if e.lead is None else f'{e.lead:+.3f}':>8}  {'yes' if passed else 'no'} "
+              f"({rule})")
 
 
 async def evaluate(mongo_url: str, queries_path: Path, seed_dir: Path,
-                   evidence: bool = False, as_of: datetime | None = None) -> None:
+                   evidence: bool = False, as_of: datetime | None = None,
+                   question: str | None = None) -> None:
     embedder = make_embedder(CommonSettings())
     client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(mongo_url)
     try:
@@ -222,14 +226,16 @@ async def evaluate(mongo_url: str, queries_path: Path, seed_dir: Path,
         owners = {d["id"]: str(d["userId"]) for d in read_jsonl(seed_dir / SEED_FILES[BOOKMARKS])}
         sample = CatalogSample(db, embedder.model_name)
         retriever = CatalogRetriever(db, embedder, sample=sample, clock=fixed_clock(as_of))
-        queries = read_jsonl(queries_path)
+        queries = read_jsonl(queries_path) if question is None else [
+            {"id": "question", "kind": "asked", "query": question, "userId": "1001"}]
         # the set's own questions are left out of the question bank: each would find itself
         gate = RelevanceGate.for_model(sample, embedder,
                                        leave_out=frozenset(q["query"] for q in queries))
         if evidence:
             await print_evidence(gate, embedder, queries)
             return
-        outcomes = [await run_query(retriever, q, owners, embedder, gate) for q in queries]
+        outcomes = [await run_query(retriever, q, owners, embedder, gate, fixed_clock(as_of))
+                    for q in queries]
         print_report(summarise(queries, outcomes), offtopic_cited(outcomes))
     finally:
         await client.close()
@@ -257,6 +263,8 @@ def eval_arguments(description: str, evidence: bool = False) -> argparse.Namespa
     if evidence:
         parser.add_argument("--evidence", action="store_true",
                             help="print the relevance gate's evidence per question instead")
+        parser.add_argument("--question", default=None,
+                            help="with --evidence: this one question instead of --queries")
     return parser.parse_args()
 
 
@@ -274,7 +282,8 @@ def temporary_secantus(prefix: str) -> Iterator[tuple[Server, Path]]:
 def main() -> None:
     args = eval_arguments(__doc__.splitlines()[0], evidence=True)
     with temporary_secantus("techai-eval-") as (server, _):
-        asyncio.run(evaluate(server.url, args.queries, args.seed_dir, args.evidence, args.as_of))
+        asyncio.run(evaluate(server.url, args.queries, args.seed_dir, args.evidence, args.as_of,
+                             args.question))
 
 
 if __name__ == "__main__":

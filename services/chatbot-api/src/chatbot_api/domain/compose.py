@@ -32,6 +32,16 @@ def _item(number: int, hit: SearchHit, korean: bool) -> str:
     return "\n".join(lines)
 
 
+def nothing_in_window_answer(window: str, korean: bool) -> str:
+    """The answer to a question whose dates hold nothing: it names them, and cites nothing
+    outside them as if it matched."""
+    if korean:
+        return (f"{window}에 해당하는 항목은 카탈로그에서 찾지 못했어요. 기간을 바꾸거나 날짜 없이 "
+                "다시 물어봐 주세요.")
+    return (f"I found nothing in the catalog for {window}. Try other dates, or ask without "
+            "them.")
+
+
 def outside_catalog_answer(korean: bool) -> str:
     """The answer, without a model, to a question nothing in the catalog fits."""
     if korean:

@@ -115,9 +115,10 @@ def text_filter(collection: Collection, user_id: str, filters: SearchFilters) ->
             raise RetrievalError("a bookmarks search needs the caller's user id")
         return [{"equals": {"path": "user_id", "value": user_id}}]  # always
     if collection is Collection.CONTESTS:
-        if filters.include_ended_contests:
-            return []
-        return [{"range": {"path": "end_date", "gte": filters.moment()}}]
+        # prefilter's MQL operators, each field's bounds as one range clause
+        mql = {"$gte": "gte", "$lt": "lt"}
+        return [{"range": {"path": path, **{mql[op]: v for op, v in bounds.items()}}}
+                for path, bounds in prefilter(collection, user_id, filters).items()]
     window: dict[str, Any] = {}
     if filters.published_after is not None:
         window["gte"] = filters.published_after

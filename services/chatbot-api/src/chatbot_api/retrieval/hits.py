@@ -42,9 +42,31 @@ def hit_fields(collection: Collection, doc: dict[str, Any]) -> dict[str, Any]:
     return kept
 
 
-class AsOf(Sequence[dict[str, Any]]):
+class LazyDocs(Sequence[dict[str, Any]]):
+    """Documents made only as they are read (the fusion reads some, to_hit the hits): a subclass
+    says how many there are and how to make the i-th."""
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def doc(self, i: int) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, i: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[dict[str, Any]]: ...
+
+    def __getitem__(self, i: int | slice) -> dict[str, Any] | Sequence[dict[str, Any]]:
+        if isinstance(i, slice):
+            return [self.doc(j) for j in range(*i.indices(len(self)))]
+        return self.doc(i)
+
+
+class AsOf(LazyDocs):
     """Documents as of a moment: a contest's `status` is the one its dates give then, derived as
-    each document is read (the fusion reads some, to_hit the hits), never the stored one."""
+    each document is read, never the stored one."""
 
     def __init__(self, collection: Collection, docs: Sequence[dict[str, Any]], now: datetime
                  ) -> None:
@@ -55,15 +77,7 @@ class AsOf(Sequence[dict[str, Any]]):
     def __len__(self) -> int:
         return len(self._docs)
 
-    @overload
-    def __getitem__(self, i: int) -> dict[str, Any]: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[dict[str, Any]]: ...
-
-    def __getitem__(self, i: int | slice) -> dict[str, Any] | Sequence[dict[str, Any]]:
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
+    def doc(self, i: int) -> dict[str, Any]:
         doc = self._docs[i]
         return {**doc, "status": document_status(doc, self._now)} if self._contests else doc
 

@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 from pymongo.asynchronous.database import AsyncDatabase
@@ -39,7 +39,7 @@ from pymongo.asynchronous.database import AsyncDatabase
 from chatbot_api.retrieval.exact import ExactStrategy
 from chatbot_api.retrieval.fusion import FusionWeights, fused_hits, written_in_hangul
 from chatbot_api.retrieval.glossary import keyword_query
-from chatbot_api.retrieval.hits import hit_fields
+from chatbot_api.retrieval.hits import LazyDocs, hit_fields
 from chatbot_api.retrieval.keyword import document_terms, query_terms, rank_array
 from chatbot_api.retrieval.model import (
     ACTIVE_CONTEST_STATUSES,
@@ -47,6 +47,7 @@ from chatbot_api.retrieval.model import (
     RetrievalError,
     SearchFilters,
     SearchHit,
+    prefilter,
 )
 from techai_shared.clock import Clock, utcnow
 
@@ -246,14 +247,27 @@ class _Shard:
         """The slots a search with `filters` considers: the pre-filter of model.prefilter()."""
         n = len(self.slots)
         keep = self.alive[:n].copy()
-        if self.collection is Collection.CONTESTS and not filters.include_ended_contests:
-            keep &= self.ends[:n] >= _epoch(filters.moment())  # NaN (undated): out, as in MQL
+        if self.collection is Collection.CONTESTS:
+            keep &= self._contest_mask(n, filters)
         if self.collection is Collection.NEWS:
             published = self.published[:n]
             if filters.published_after is not None:
                 keep &= published >= _epoch(filters.published_after)
             if filters.published_before is not None:
                 keep &= published <= _epoch(filters.published_before)
+        return keep
+
+    def _contest_mask(self, n: int, filters: SearchFilters) -> np.ndarray:
+        """model.prefilter's contest conditions over the arrays (NaN, undated: out, as in MQL)."""
+        keep = np.ones(n, dtype=bool)
+        ends, starts = self.ends[:n], self.starts[:n]
+        with np.errstate(invalid="ignore"):
+            for path, bounds in prefilter(self.collection, "", filters).items():
+                values = ends if path == "end_date" else starts
+                if "$gte" in bounds:
+                    keep &= values >= _epoch(bounds["$gte"])
+                if "$lt" in bounds:
+                    keep &= values < _epoch(bounds["$lt"])
         return keep
 
     def ended(self, kept: np.ndarray, now: datetime) -> np.ndarray:
@@ -415,9 +429,8 @@ def _search(shard: _Shard, query: np.ndarray, query_text: str, limit: int, min_s
                       as_of=now)
 
 
-class _Held(Sequence[dict[str, Any]]):
-    """The held fields of the kept slots, read only where needed (the fusion reads them for some
-    questions, to_hit for the hits)."""
+class _Held(LazyDocs):
+    """The held fields of the kept slots, read only where needed."""
 
     def __init__(self, slots: list[_Slot | None], kept: np.ndarray) -> None:
         self._slots = slots
@@ -426,15 +439,7 @@ class _Held(Sequence[dict[str, Any]]):
     def __len__(self) -> int:
         return len(self._kept)
 
-    @overload
-    def __getitem__(self, i: int) -> dict[str, Any]: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[dict[str, Any]]: ...
-
-    def __getitem__(self, i: int | slice) -> dict[str, Any] | Sequence[dict[str, Any]]:
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
+    def doc(self, i: int) -> dict[str, Any]:
         slot = self._slots[int(self._kept[i])]
         assert slot is not None
         return slot.doc

@@ -35,6 +35,10 @@ class SearchFilters:
     # whose title holds one ranks first on the fusion's names side.
     names: tuple[str, ...] = ()
     as_of: datetime | None = None
+    # A date window the question names ("다음 달", "this week"): contests whose period overlaps
+    # [start, end), or whose end falls in it when the question asks by deadline.
+    contest_window: tuple[datetime, datetime] | None = None
+    by_deadline: bool = False
 
     def moment(self) -> datetime:
         """The time statuses are derived as of."""
@@ -114,16 +118,30 @@ def prefilter(collection: Collection, user_id: str, filters: SearchFilters) -> d
             raise RetrievalError("a bookmarks search needs the caller's user id")
         return {"user_id": {"$eq": user_id}}
     if collection is Collection.CONTESTS:
-        if filters.include_ended_contests:
-            return {}
-        # active = not ended as of the question (an undated contest is left out here)
-        return {"end_date": {"$gte": filters.moment()}}
+        return _contest_filter(filters)
     window: dict[str, datetime] = {}
     if filters.published_after is not None:
         window["$gte"] = filters.published_after
     if filters.published_before is not None:
         window["$lte"] = filters.published_before
     return {"published_at": window} if window else {}
+
+
+def _contest_filter(filters: SearchFilters) -> dict[str, Any]:
+    """Active contests (not ended as of the question: an undated one is left out here) and the
+    question's window, as operators `$vectorSearch` accepts."""
+    end: dict[str, datetime] = {}
+    start: dict[str, datetime] = {}
+    if not filters.include_ended_contests:
+        end["$gte"] = filters.moment()
+    if filters.contest_window is not None:
+        first, last = filters.contest_window
+        end["$gte"] = max(first, end["$gte"]) if "$gte" in end else first
+        if filters.by_deadline:
+            end["$lt"] = last
+        else:
+            start["$lt"] = last
+    return {**({"end_date": end} if end else {}), **({"start_date": start} if start else {})}
 
 
 def cosine_similarities(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:

@@ -58,9 +58,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from prometheus_client import Counter
 from pymongo.asynchronous.database import AsyncDatabase
 
 from chatbot_api.domain.routing import Rules, default_rules, matches, readable
+from chatbot_api.domain.time_words import names_dates
 from chatbot_api.language import korean, names
 from chatbot_api.retrieval.keyword import document_terms, latin_names, name_words, tokenize
 from chatbot_api.retrieval.model import Collection
@@ -68,6 +70,10 @@ from techai_shared.embeddings import Embedder
 from techai_shared.tasks import cancel_and_wait
 
 logger = logging.getLogger(__name__)
+
+GATE_DECISIONS = Counter("chatbot_gate_decisions_total",
+                         "Relevance gate decisions by the rule that decided and the decision",
+                         ["rule", "decision"])
 
 
 @dataclass(frozen=True)
@@ -100,6 +106,12 @@ QUESTION_BANK = Path(__file__).with_name("question_bank.jsonl")
 QUESTION_BANK_VECTORS = QUESTION_BANK.with_suffix(".npz")
 NEIGHBOURS = 7  # labelled questions that vote on a question's kind
 _BACKGROUND = (Collection.CONTESTS, Collection.NEWS)
+SAMPLE_READ_BATCH = 500  # ids per $in of the sample's read
+
+
+def _stable_rank(document_id: str) -> bytes:
+    """A document's place in the sample's order: a hash of its id, the same in every process."""
+    return hashlib.blake2b(document_id.encode(), digest_size=8).digest()
 _NOT_CONTENT = korean.GENERIC | frozenset(("new", "latest", "recent", "thing", "things"))
 _LATIN = re.compile(r"[A-Za-z]+")
 _CAPITALISED_PAIR = re.compile(r"\b([A-Z][A-Za-z]*)[ -]([A-Z][A-Za-z]*)\b")
@@ -164,15 +176,31 @@ class CatalogSample:
     async def _read(self) -> None:
         docs: list[dict[str, Any]] = []
         for collection in _BACKGROUND:
-            cursor = self._db[collection.value].find(
-                {"embedding_model": self.model_name},
-                {"_id": 0, "embedding_vector": 1, "embedding_text": 1}, limit=BACKGROUND_SAMPLE)
-            docs += [d async for d in cursor if d.get("embedding_vector")]
+            docs += await self._sample_of(collection)
         # about 2 ms of CPU per new document, which holds the GIL: off the event loop, and only
         # for documents whose text is new (a refresh of an unchanged catalog reads no text again)
         self._matrix, self._terms, self._lexicon, self._known = await asyncio.to_thread(
             _digest, docs, self._known)
         self._read_at = time.monotonic()
+
+    async def _sample_of(self, collection: Collection) -> list[dict[str, Any]]:
+        """A uniform sample of at most BACKGROUND_SAMPLE of the collection's documents: the
+        ids are read in full (ids only), the sample is those with the smallest hash of their id,
+        so it stays the same from one read to the next, takes each new item with the same chance
+        as any other, and does not depend on the order documents were written in."""
+        collection_docs = self._db[collection.value]
+        query = {"embedding_model": self.model_name}
+        ids = [d["document_id"] async for d in collection_docs.find(query, {"_id": 0,
+                                                                           "document_id": 1})]
+        if len(ids) > BACKGROUND_SAMPLE:
+            ids = sorted(ids, key=_stable_rank)[:BACKGROUND_SAMPLE]
+        docs: list[dict[str, Any]] = []
+        for start in range(0, len(ids), SAMPLE_READ_BATCH):
+            cursor = collection_docs.find(
+                {**query, "document_id": {"$in": ids[start:start + SAMPLE_READ_BATCH]}},
+                {"_id": 0, "embedding_vector": 1, "embedding_text": 1})
+            docs += [d async for d in cursor if d.get("embedding_vector")]
+        return docs
 
     async def spellings(self, question: str) -> list[str]:
         """The catalog's spellings, in the other script, of the names in `question` ("Payroute"
@@ -372,21 +400,32 @@ class RelevanceGate:
                      collections: Sequence[Collection] = ()) -> bool:
         """Whether the catalog has anything about `question` (always, for a model without
         calibration); `collections`: what the question is to be searched in."""
+        passed, rule = await self.decide(question, vector, collections)
+        GATE_DECISIONS.labels(rule, "pass" if passed else "fail").inc()
+        return passed
+
+    async def decide(self, question: str, vector: Sequence[float],
+                      collections: Sequence[Collection]) -> tuple[bool, str]:
+        """Whether the question passes, and the name of the rule that decided (on /metrics)."""
         t = self._thresholds
         if t is None:
-            return True
+            return True, "uncalibrated"
         if not any(c.isalnum() for c in question):  # only emoji or punctuation: no topic at all
-            return False
+            return False, "no-topic"
         e, cosines, terms = await self._read(question, vector)
         # the user's own saved items, when the client searches nothing else: the catalog's peak
         # and words say nothing about them
         own = bool(collections) and all(c is Collection.BOOKMARKS for c in collections)
-        if ((own and e.cue) or (e.lookup and not e.request)
-                or (e.lead is not None and e.lead >= t.lead_min)):
-            # looks in the saved items by name, asks for news or a contest, or is asked like a
-            # catalog question
-            passed = True
-        elif e.votes is not None and e.votes >= t.general_votes_min:
+        if own and e.cue:
+            return True, "own-items"  # looks in the saved items by name
+        if e.lookup and not e.request:
+            return True, "lookup"  # asks for news or a contest
+        if e.lead is not None and e.lead >= t.lead_min:
+            return True, "lead"  # asked like a catalog question
+        if e.cue and not e.request and names_dates(question):
+            return True, "dated"  # asks for items of a kind by date ("다음 달 해커톤")
+        rule = "general-votes"
+        if e.votes is not None and e.votes >= t.general_votes_min:
             # asked like the general questions: a request for advice fails ("쿠버네티스에서 pod가
             # CrashLoopBackOff 뜨면 뭐부터 확인해야 돼?"); anything else unless the catalog holds it
             # on both its peak and its words ("2026 한국 개발자 설문조사에서 3년차 평균 연봉 얼마로
@@ -396,18 +435,19 @@ class RelevanceGate:
             peak, words = e.z >= t.z_min, e.coverage >= t.coverage_min
             passed = not e.request and ((peak or words) if e.cue else (peak and words))
         elif e.cue or e.votes == 0 or e.z >= t.z_min:
-            passed = True  # names the catalog, is asked like catalog questions, or peaks
+            # names the catalog, is asked like catalog questions, or peaks
+            passed, rule = True, "cue" if e.cue else "catalog-votes" if e.votes == 0 else "peak"
         elif e.request:
-            passed = False  # advice or instructions: not on its words or names alone
+            passed, rule = False, "request"  # advice or instructions: not on its words alone
         else:
             e = _with_words(e, question, cosines, terms)
-            passed = (e.coverage >= t.coverage_min or 0 < e.named <= t.name_documents_max
-                      or own)
+            passed, rule = (e.coverage >= t.coverage_min or 0 < e.named <= t.name_documents_max
+                            or own), "words"
         if not passed:
-            logger.debug("relevance gate: nothing fits (z %.2f, coverage %.2f, name in %d, "
-                         "request %s, general votes %s, catalog lead %s)", e.z, e.coverage,
-                         e.named, e.request, e.votes, e.lead)
-        return passed
+            logger.debug("relevance gate: nothing fits (rule %s; z %.2f, coverage %.2f, name in "
+                         "%d, request %s, general votes %s, catalog lead %s)", rule, e.z,
+                         e.coverage, e.named, e.request, e.votes, e.lead)
+        return passed, rule
 
 
 def _with_words(e: Evidence, question: str, cosines: np.ndarray,

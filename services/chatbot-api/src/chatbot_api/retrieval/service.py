@@ -15,6 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from prometheus_client import Histogram
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import OperationFailure
 
@@ -29,6 +30,12 @@ from techai_shared.embeddings import Embedder
 from techai_shared.tasks import cancel_and_wait
 
 logger = logging.getLogger(__name__)
+
+# Reciprocal-rank fusion values: a first rank on one side is worth about 1/(RRF_K + 1).
+TOP_FUSED = Histogram("chatbot_top_fused_score", "Fused ranking value of a search's best hit",
+                      buckets=(0.005, 0.01, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05, 0.075, 0.1))
+TOP_SIMILARITY = Histogram("chatbot_top_similarity", "Similarity (1 + cosine) / 2 of a search's "
+                           "best hit", buckets=(0.8, 0.82, 0.84, 0.86, 0.88, 0.9, 0.92, 0.94, 0.96))
 
 StrategyFactory = Callable[[], Awaitable[SearchStrategy]]
 
@@ -130,6 +137,10 @@ class CatalogRetriever:
         found = await asyncio.gather(*(
             strategy.search(collection, vector, text, user_id, max_results, min_score, filters)
             for collection in wanted))
+        tops = [hits[0] for hits in found if hits]
+        if tops:  # what the best candidate scored: a drift in the catalog or the questions shows
+            TOP_FUSED.observe(max(h.rank_value for h in tops))
+            TOP_SIMILARITY.observe(max(h.score for h in tops))
         hits = [hit for part in found for hit in part]
         return merge_hits(hits, user_id, max_results, bookmarks_first=read_intent(query).wants_saved)
 

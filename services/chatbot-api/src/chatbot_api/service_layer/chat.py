@@ -23,8 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from prometheus_client import Counter
+
 from chatbot_api.adapters.tokens import TokenCounter
 from chatbot_api.domain.compose import (
+    nothing_in_window_answer,
     outside_catalog_answer,
     retrieval_only_answer,
     small_talk_answer,
@@ -45,6 +48,7 @@ from chatbot_api.domain.conversation import (
     window_history,
 )
 from chatbot_api.domain.routing import Route, RouteKind, RouteOptions, route
+from chatbot_api.domain.time_words import Window
 from chatbot_api.domain.usage import Pricing, TokenUsage, usage_day
 from chatbot_api.retrieval.model import SearchHit
 from chatbot_api.service_layer.ports import (
@@ -76,6 +80,9 @@ from techai_shared.errors import AppError, ErrorCode
 from techai_shared.ids import new_id
 
 logger = logging.getLogger(__name__)
+
+ANSWERS = Counter("chatbot_answers_total",
+                  "Chat answers by mode: rag, retrieval-only, general, verified", ["mode"])
 
 PROMPTS = Path(__file__).resolve().parent.parent / "prompts"
 NO_MODEL = "retrieval-only"
@@ -118,6 +125,7 @@ class Prepared:
     hits: list[SearchHit] = field(default_factory=list)
     retrieval_failed: bool = False
     outside: bool = False  # the relevance gate found nothing in the catalog about the question
+    window: Window | None = None  # the dates the question named (they filtered the search)
     cache_key: str | None = None
     cached: CachedAnswer | None = None
     verified: Match | None = None
@@ -253,6 +261,7 @@ class ChatService:
             found = await self._finder.find(p.reading, principal.user_id, the_route, previous,
                                             options.max_results, options.min_similarity_score)
             p.hits, p.retrieval_failed, p.outside = found.hits, found.failed, found.outside
+            p.window = found.window
         fitted = fit_prompt(ChatTurn("system", self._system_prompt), history, p.hits,
                             ChatTurn("user", question), self._render_context, self._cost, self._budget,
                             TokenCounter.REPLY_PRIMING)
@@ -327,9 +336,15 @@ class ChatService:
             return p.cached.mode
         if not p.sources and self._outside_catalog(p):
             return GENERAL
-        if not self._model.configured:
+        if not self._model.configured or self._empty_window(p):
             return NO_MODEL
         return "rag" if p.sources else GENERAL
+
+    @staticmethod
+    def _empty_window(p: Prepared) -> bool:
+        """A catalog question naming dates that hold nothing: said so without a model, so that
+        nothing outside them is offered as if it matched."""
+        return p.window is not None and not p.hits and not p.retrieval_failed
 
     @staticmethod
     def _outside_catalog(p: Prepared) -> bool:
@@ -348,6 +363,10 @@ class ChatService:
             text, sources = p.cached.answer, p.cached.sources
             usage = TokenUsage(0, 0, 0.0)
             await deliver_in_parts(text, on_delta)
+        elif self._empty_window(p) and p.window is not None:
+            text = nothing_in_window_answer(p.window.label(p.korean), p.korean)
+            usage = TokenUsage(self._cost(ChatTurn("user", p.question)), self._tokens.count(text), 0.0)
+            await deliver_in_parts(text, on_delta)
         elif self._model.configured:
             reply = (await self._model.stream(p.turns, on_delta) if streaming
                      else await self._model.complete(p.turns))
@@ -360,6 +379,7 @@ class ChatService:
             usage = TokenUsage(self._cost(ChatTurn("user", p.question)), self._tokens.count(text), 0.0)
             await deliver_in_parts(text, on_delta)
         session, exchange = await self._store_exchange(p, text, sources, usage, mode)
+        ANSWERS.labels(mode).inc()
         if p.cache_key and p.cached is None and not p.retrieval_failed:
             await self._cache.put(p.cache_key, CachedAnswer(text, mode, sources),
                                   still_true_for(p.hits, self._clock()))

@@ -17,6 +17,7 @@ from typing import Any, Protocol, Self
 
 from chatbot_api.domain.conversation import ChatTurn
 from chatbot_api.domain.routing import Route
+from chatbot_api.domain.time_words import Window
 from chatbot_api.retrieval.model import SearchHit
 from chatbot_api.verified.match import Match
 from techai_shared.conversation.model import (
@@ -169,6 +170,7 @@ class Found:
     hits: list[SearchHit]
     failed: bool = False
     how: str = "search"  # explicit | follow-up | follow-up-search | search | outside | none
+    window: Window | None = None  # the dates the question named, which filtered the search
 
     @property
     def outside(self) -> bool:

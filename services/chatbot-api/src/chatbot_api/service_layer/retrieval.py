@@ -13,14 +13,17 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from prometheus_client import Counter
 
-from chatbot_api.domain.routing import Route, default_rules
+from chatbot_api.domain.routing import Route, default_rules, matches, readable
+from chatbot_api.domain.time_words import Window, read_windows
 from chatbot_api.retrieval.lookup import CatalogLookup, ItemRef, collection_of_id
 from chatbot_api.retrieval.model import Collection, Retriever, SearchFilters, SearchHit, cosine
 from chatbot_api.service_layer.ports import Found, Previous
+from techai_shared.clock import Clock, utcnow
 from techai_shared.embeddings import Embedder
 
 logger = logging.getLogger(__name__)
@@ -83,8 +86,10 @@ class Gate(Protocol):
 
 class CatalogFinder:
     def __init__(self, retriever: Retriever, lookup: Lookup | CatalogLookup, embedder: Embedder,
-                 similar_question_cosine: float | None = None, gate: Gate | None = None) -> None:
+                 similar_question_cosine: float | None = None, gate: Gate | None = None,
+                 clock: Clock = utcnow) -> None:
         self._retriever = retriever
+        self._clock = clock  # what a question's time words mean ("다음 달") depends on the day
         self._lookup = lookup
         self._embedder = embedder
         self._gate = gate
@@ -132,7 +137,10 @@ class CatalogFinder:
         if (self._gate is not None and route.collections
                 and not await self._gate.passes(question, vector, route.collections)):
             return Found([], how="outside")
-        return Found(await self._search(question, user_id, route, max_results, min_score, vector))
+        filters, window = dated_search(question, self._clock(), route.collections)
+        hits = await self._search(question, user_id, route, max_results, min_score, vector,
+                                  filters)
+        return Found(hits, window=window)
 
     async def _continues(self, route: Route, previous: Previous, vector: Sequence[float]) -> bool:
         """Whether the question goes on with the previous answer's items."""
@@ -160,9 +168,37 @@ class CatalogFinder:
         return [h for h in hits if h.score >= min_score]
 
     async def _search(self, query: str, user_id: str, route: Route, max_results: int,
-                      min_score: float, vector: Sequence[float] | None = None) -> list[SearchHit]:
+                      min_score: float, vector: Sequence[float] | None = None,
+                      filters: SearchFilters | None = None) -> list[SearchHit]:
         """A search for `query`; `vector` is its embedding when the finder has it already."""
         if not route.collections:
             return []
         return await self._retriever.search(query, user_id, route.collections, max_results,
-                                            min_score, SearchFilters(), query_vector=vector)
+                                            min_score, filters or SearchFilters(),
+                                            query_vector=vector)
+
+
+def dated_search(question: str, now: datetime, collections: Sequence[Collection]
+                 ) -> tuple[SearchFilters, Window | None]:
+    """The pre-filters of the dates a question names, and the window to name if nothing falls
+    in it (None: no dates). Contests by period (or deadline), news by publication; bookmarks are
+    the user's own items, searched whatever their dates.
+
+    A window still to come holds no article: it filters news out of a question about contests
+    ("다음 달 해커톤"), but in any other it says what an article is about, not when it appeared
+    ("테세라 T9 출하가 내년으로 밀렸다던데"), and news are searched without it."""
+    rules, text = default_rules(), readable(question)
+    windows = read_windows(question, now, past=matches(rules.ended, text))
+    if windows is None:
+        return SearchFilters(), None
+    news = windows.news
+    about_contests = matches(rules.contest, text)
+    dated_news = news.start <= now or about_contests
+    filters = SearchFilters(
+        contest_window=(windows.contests.start, windows.contests.end),
+        by_deadline=windows.by_deadline,
+        published_after=news.start if dated_news else None,
+        published_before=news.end - timedelta(microseconds=1) if dated_news else None)
+    if Collection.CONTESTS in collections:
+        return filters, windows.contests
+    return filters, news if dated_news else None

@@ -1,0 +1,192 @@
+"""Time words of a question as date windows, in the portal's days (Asia/Seoul).
+
+"다음 달 해커톤" asked on 2026-12-20 means contests of January 2027; "지난달 LLM 뉴스", articles
+published in the previous month; "이번 주 마감인 대회", contests whose deadline falls this week. The
+words and their windows are data (time_words.toml); this module resolves them against a clock.
+
+A window is a half-open interval [start, end). A month named without a year is the next one of
+that name for contests (they are asked about ahead, unless the question asks about the past) and
+the last one for news (reported after), the current month for both. Plain Python: no I/O besides
+reading the rules file once.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from functools import cache
+from pathlib import Path
+
+from techai_shared.clock import SEOUL
+
+RULES = Path(__file__).with_name("time_words.toml")
+MONTHS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8,
+          "sep": 9, "oct": 10, "nov": 11, "dec": 12}
+MONTH_EN = ("January", "February", "March", "April", "May", "June", "July", "August",
+            "September", "October", "November", "December")
+CLOSING_SOON_DAYS = 7
+YEARS = {"this_year": 0, "last_year": -1, "next_year": 1}  # window name -> years from now
+
+
+@dataclass(frozen=True)
+class Window:
+    """[start, end) and how to name it to the user."""
+
+    start: datetime
+    end: datetime
+    label_ko: str
+    label_en: str
+
+    def label(self, korean: bool) -> str:
+        return self.label_ko if korean else self.label_en
+
+
+@dataclass(frozen=True)
+class TimeWindows:
+    """The windows a question's time words mean, per kind of item."""
+
+    contests: Window
+    news: Window  # an article matches when it was published in it (none yet in one to come)
+    by_deadline: bool  # a contest matches by its end in the window, not by its period
+
+
+@dataclass(frozen=True)
+class _Rules:
+    windows: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...]
+    month_ko: re.Pattern[str]
+    month_en: tuple[re.Pattern[str], ...]
+    deadline: tuple[re.Pattern[str], ...]
+    past: tuple[re.Pattern[str], ...]
+
+
+@cache
+def _rules() -> _Rules:
+    data = tomllib.loads(RULES.read_text(encoding="utf-8"))
+
+    def compiled(patterns: list[str]) -> tuple[re.Pattern[str], ...]:
+        return tuple(re.compile(p, re.IGNORECASE) for p in patterns)
+
+    month = data["month"]
+    return _Rules(
+        windows=tuple((w["name"], compiled(w["patterns"])) for w in data["window"]),
+        month_ko=re.compile(month["korean"]),
+        month_en=compiled([month["english_before"], month["english_year"]]),
+        deadline=compiled(data["deadline"]["patterns"]),
+        past=compiled(data["past"]["patterns"]),
+    )
+
+
+def names_dates(question: str) -> bool:
+    """Whether the question holds a time word this module reads as a window."""
+    rules = _rules()
+    return (any(p.search(question) for _, patterns in rules.windows for p in patterns)
+            or _month(question, rules) is not None)
+
+
+def read_windows(question: str, now: datetime, past: bool = False) -> TimeWindows | None:
+    """The windows the question's time words mean as of `now`, or None when it has none; `past`:
+    the question asks about what is over ("back in June", "6월에 끝난"), so a month named alone
+    is the last one of that name for contests too."""
+    rules = _rules()
+    today = now.astimezone(SEOUL).date()
+    by_deadline = any(p.search(question) for p in rules.deadline)
+    month = _month(question, rules)
+    for name, patterns in rules.windows:
+        if any(p.search(question) for p in patterns):
+            if month is not None and name in YEARS:  # "내년 3월": the month of that year
+                month = (month[0], today.year + YEARS[name])
+                break
+            window = _named(name, today, now)
+            return TimeWindows(window, window, by_deadline or name == "closing_soon")
+    if month is None:
+        return None
+    number, year = month
+    past = past or any(p.search(question) for p in rules.past)
+    contests_year = year or (_behind(today, number) if past else _ahead(today, number))
+    return TimeWindows(_month_window(contests_year, number),
+                       _month_window(year or _behind(today, number), number), by_deadline)
+
+
+def _named(name: str, today: date, now: datetime) -> Window:
+    monday = today - timedelta(days=today.weekday())
+    match name:
+        case "closing_soon":
+            until = now + timedelta(days=CLOSING_SOON_DAYS)
+            return Window(now, until, "마감 임박(7일 안)", "closing soon (within 7 days)")
+        case "today":
+            return _days(today, 1, f"오늘({today:%m/%d})", f"today ({today:%b %d})")
+        case "tomorrow":
+            day = today + timedelta(days=1)
+            return _days(day, 1, f"내일({day:%m/%d})", f"tomorrow ({day:%b %d})")
+        case "this_weekend":
+            saturday = monday + timedelta(days=5)
+            return _days(saturday, 2, f"이번 주말({_md(saturday)}~{_md(saturday, 1)})",
+                         f"this weekend ({saturday:%b %d}-{saturday + timedelta(days=1):%d})")
+        case "this_week" | "next_week" | "last_week":
+            offset = {"this_week": 0, "next_week": 7, "last_week": -7}[name]
+            first = monday + timedelta(days=offset)
+            ko = {"this_week": "이번 주", "next_week": "다음 주", "last_week": "지난주"}[name]
+            return _days(first, 7, f"{ko}({_md(first)}~{_md(first, 6)})",
+                         f"{name.replace('_', ' ')} ({first:%b %d}-{first + timedelta(days=6):%b %d})")
+        case "this_month" | "next_month" | "last_month":
+            year, month = _shift(today.year, today.month, {"this_month": 0, "next_month": 1,
+                                                           "last_month": -1}[name])
+            window = _month_window(year, month)
+            ko = {"this_month": "이번 달", "next_month": "다음 달", "last_month": "지난달"}[name]
+            en = name.replace("_", " ")
+            return Window(window.start, window.end, f"{ko}({window.label_ko})",
+                          f"{en} ({window.label_en})")
+        case "year_end":
+            window = _month_window(today.year, 12)
+            return Window(window.start, window.end, f"연말({window.label_ko})",
+                          f"the end of the year ({window.label_en})")
+    year = today.year + YEARS[name]
+    ko = {"this_year": "올해", "last_year": "작년", "next_year": "내년"}[name]
+    return Window(_midnight(date(year, 1, 1)), _midnight(date(year + 1, 1, 1)), f"{ko}({year}년)",
+                  f"{name.replace('_', ' ')} ({year})")
+
+
+def _month(question: str, rules: _Rules) -> tuple[int, int | None] | None:
+    """The month a question names, and its year when it names one."""
+    found = rules.month_ko.search(question)
+    if found:
+        return int(found["month"]), int(found["year"]) if found["year"] else None
+    for pattern in rules.month_en:
+        found = pattern.search(question)
+        if found:
+            return MONTHS[found["name"][:3].lower()], int(found["year"]) if found["year"] else None
+    return None
+
+
+def _ahead(today: date, month: int) -> int:
+    return today.year if month >= today.month else today.year + 1
+
+
+def _behind(today: date, month: int) -> int:
+    return today.year if month <= today.month else today.year - 1
+
+
+def _shift(year: int, month: int, months: int) -> tuple[int, int]:
+    index = year * 12 + (month - 1) + months
+    return index // 12, index % 12 + 1
+
+
+def _month_window(year: int, month: int) -> Window:
+    next_year, next_month = _shift(year, month, 1)
+    return Window(_midnight(date(year, month, 1)), _midnight(date(next_year, next_month, 1)),
+                  f"{year}년 {month}월", f"{MONTH_EN[month - 1]} {year}")
+
+
+def _days(first: date, count: int, label_ko: str, label_en: str) -> Window:
+    return Window(_midnight(first), _midnight(first + timedelta(days=count)), label_ko, label_en)
+
+
+def _midnight(day: date) -> datetime:
+    return datetime.combine(day, time(), SEOUL)
+
+
+def _md(day: date, plus: int = 0) -> str:
+    shifted = day + timedelta(days=plus)
+    return f"{shifted.month}/{shifted.day}"

@@ -1,0 +1,87 @@
+"""Time words as date windows at fixed clocks (Asia/Seoul), the turn of the year included, and the
+pre-filters they become."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from chatbot_api.domain.time_words import read_windows
+from chatbot_api.retrieval.model import Collection, SearchFilters, prefilter
+from techai_shared.clock import SEOUL
+
+pytestmark = pytest.mark.unit
+
+
+def at(year: int, month: int, day: int) -> datetime:
+    return datetime(year, month, day, 12, 0, tzinfo=SEOUL)
+
+
+def seoul(year: int, month: int, day: int) -> datetime:
+    return datetime(year, month, day, tzinfo=SEOUL)
+
+
+@pytest.mark.parametrize(("question", "now", "start", "end", "by_deadline"), [
+    ("다음 달 해커톤", at(2026, 11, 22), seoul(2026, 12, 1), seoul(2027, 1, 1), False),
+    ("다음 달 해커톤", at(2026, 12, 20), seoul(2027, 1, 1), seoul(2027, 2, 1), False),  # the turn
+    ("hackathons next month", at(2026, 12, 20), seoul(2027, 1, 1), seoul(2027, 2, 1), False),
+    ("이번 주 마감인 대회", at(2026, 11, 25), seoul(2026, 11, 23), seoul(2026, 11, 30), True),
+    ("deadlines this week", at(2026, 12, 20), seoul(2026, 12, 14), seoul(2026, 12, 21), True),
+    ("이번 주말 해커톤", at(2026, 11, 25), seoul(2026, 11, 28), seoul(2026, 11, 30), False),
+    ("다음 주 대회", at(2026, 11, 25), seoul(2026, 11, 30), seoul(2026, 12, 7), False),
+    ("오늘 마감", at(2026, 11, 25), seoul(2026, 11, 25), seoul(2026, 11, 26), True),
+    ("내일 시작하는 대회", at(2026, 12, 31), seoul(2027, 1, 1), seoul(2027, 1, 2), False),
+    ("이번 달 대회", at(2026, 11, 22), seoul(2026, 11, 1), seoul(2026, 12, 1), False),
+    ("hackathons in December", at(2026, 11, 22), seoul(2026, 12, 1), seoul(2027, 1, 1), False),
+    ("hackathons in December", at(2026, 12, 20), seoul(2026, 12, 1), seoul(2027, 1, 1), False),
+    ("1월 공모전", at(2026, 11, 22), seoul(2027, 1, 1), seoul(2027, 2, 1), False),  # the next one
+    ("2026년 3월 대회", at(2026, 11, 22), seoul(2026, 3, 1), seoul(2026, 4, 1), False),
+    ("내년 3월 대회", at(2026, 11, 22), seoul(2027, 3, 1), seoul(2027, 4, 1), False),
+    ("연말 해커톤", at(2026, 11, 22), seoul(2026, 12, 1), seoul(2027, 1, 1), False),
+    ("올해 열린 CTF", at(2026, 11, 22), seoul(2026, 1, 1), seoul(2027, 1, 1), False),
+    ("작년 해커톤 결과", at(2027, 1, 5), seoul(2026, 1, 1), seoul(2027, 1, 1), False),
+    ("contests next year", at(2026, 11, 22), seoul(2027, 1, 1), seoul(2028, 1, 1), False),
+])
+def test_a_time_word_is_a_window_of_contests(question, now, start, end, by_deadline):
+    windows = read_windows(question, now)
+    assert windows is not None
+    assert (windows.contests.start, windows.contests.end, windows.by_deadline) == (
+        start, end, by_deadline)
+
+
+def test_news_windows_look_back_for_a_month_named_alone():
+    last_month = read_windows("지난달 LLM 뉴스", at(2027, 1, 3))
+    assert last_month is not None and last_month.news is not None
+    assert (last_month.news.start, last_month.news.end) == (seoul(2026, 12, 1), seoul(2027, 1, 1))
+    assert last_month.news.label(True) == "지난달(2026년 12월)"
+    december = read_windows("12월 보안 뉴스", at(2026, 11, 22))  # the last December for news
+    assert december is not None and december.news is not None
+    assert december.news.start == seoul(2025, 12, 1) and december.contests.start == seoul(2026, 12, 1)
+
+
+def test_closing_soon_is_the_next_seven_days_by_deadline():
+    now = at(2026, 11, 22)
+    windows = read_windows("마감 임박 대회 알려줘", now)
+    assert windows is not None and windows.by_deadline
+    assert (windows.contests.end - windows.contests.start).days == 7 and windows.contests.start == now
+
+
+@pytest.mark.parametrize("question", ["may I ask about contests?", "3개월짜리 부트캠프", "최근 AI 뉴스",
+                                      "March madness hackathon"])
+def test_words_that_only_look_like_dates_are_not_windows(question):
+    assert read_windows(question, at(2026, 11, 22)) is None
+
+
+def test_a_window_filters_contests_by_period_or_deadline_and_news_by_publication():
+    first, last = seoul(2026, 12, 1), seoul(2027, 1, 1)
+    now = at(2026, 11, 22)
+    period = SearchFilters(contest_window=(first, last), as_of=now)
+    assert prefilter(Collection.CONTESTS, "u", period) == {
+        "end_date": {"$gte": first}, "start_date": {"$lt": last}}
+    deadline = SearchFilters(contest_window=(first, last), by_deadline=True, as_of=now,
+                             include_ended_contests=False)
+    assert prefilter(Collection.CONTESTS, "u", deadline) == {"end_date": {"$gte": first, "$lt": last}}
+    this_week = SearchFilters(contest_window=(seoul(2026, 11, 16), seoul(2026, 11, 23)),
+                              by_deadline=True, as_of=now, include_ended_contests=False)
+    assert prefilter(Collection.CONTESTS, "u", this_week)["end_date"]["$gte"] == now
