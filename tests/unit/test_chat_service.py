@@ -54,7 +54,7 @@ class Harness:
         pricing = Pricing("fake-model", 1.0, 2.0)
         self.title_model = FakeModel("AI 해커톤 일정")
         writer = (TitleWriter(self.title_model, self.uow, load_prompt("title", "v1"), pricing,
-                              lambda: NOW) if titles else None)
+                              lambda: NOW, TOKENS) if titles else None)
         self.chat = ChatService(cfg, self.uow, self.model, self.limiter, TOKENS, lambda: NOW,
                                 self.search, self.cache, pricing, writer)
 

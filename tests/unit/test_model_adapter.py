@@ -23,6 +23,7 @@ from chatbot_api.adapters.llm import (
     make_model,
     to_messages,
 )
+from chatbot_api.adapters.tokens import TokenCounter
 from chatbot_api.domain.conversation import ChatTurn
 from chatbot_api.domain.usage import PriceTable, Pricing
 from chatbot_api.service_layer.chat import load_prompt
@@ -216,7 +217,8 @@ async def _first_exchange(db: FakeDatabase) -> SessionState:
 
 def _writer(db: FakeDatabase) -> TitleWriter:
     return TitleWriter(FakeModel("AI 해커톤 일정"), lambda: FakeUnitOfWork(db),
-                       load_prompt("title", "v1"), Pricing("fake-model", 1.0, 2.0), lambda: NOW)
+                       load_prompt("title", "v1"), Pricing("fake-model", 1.0, 2.0), lambda: NOW,
+                       TokenCounter())
 
 
 async def test_the_model_title_replaces_the_automatic_one():

@@ -144,15 +144,16 @@ def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,
     sample = retriever.sample or CatalogSample(db, embedder.model_name)
     gate = gate or RelevanceGate.for_model(sample, embedder)
     prices = pricing(settings, warn=model.configured)
+    tokens = TokenCounter()
     titles = (TitleWriter(model, uow, load_prompt("title", settings.chatbot_title_prompt_version),
-                          prices, clock)
+                          prices, clock, tokens)
               if settings.chatbot_generate_titles else None)
     return ChatService(
         settings=settings,
         uow=uow,
         model=model,
         limiter=RedisRateLimiter(redis, settings.chatbot_rate_limit_per_minute),
-        tokens=TokenCounter(),
+        tokens=tokens,
         clock=clock,
         finder=CatalogFinder(retriever, CatalogLookup(db, clock), embedder,
                              gate=gate, clock=clock),

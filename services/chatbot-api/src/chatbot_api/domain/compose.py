@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chatbot_api.domain.context import KIND_EN, KIND_KO, details
-from chatbot_api.retrieval.model import SearchHit
+from chatbot_api.domain.hits import SearchHit
 
 SNIPPET_CHARS = 160
 

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 from chatbot_api.domain.conversation import ChatTurn, window_history
-from chatbot_api.retrieval.model import Collection, SearchHit
+from chatbot_api.domain.hits import Collection, SearchHit
 from techai_shared.errors import TokenLimitExceeded
 
 KST = timezone(timedelta(hours=9), "Asia/Seoul")  # Korea keeps no daylight saving time

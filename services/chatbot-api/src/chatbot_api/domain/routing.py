@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from chatbot_api.language.korean import lemma_text
-from chatbot_api.retrieval.model import Collection
+from techai_shared.search_indexes import Collection
 
 RULES_FILE = Path(__file__).with_name("routing_rules.toml")
 _QUOTED = re.compile(r"[\"“”「『'‘’]([^\"“”「」『』'‘’]{2,120})[\"“”」』'‘’]")

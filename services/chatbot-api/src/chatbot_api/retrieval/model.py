@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
 import numpy as np
 
+from chatbot_api.domain.hits import SearchHit
 from techai_shared.clock import utcnow
 from techai_shared.contest_status import ACTIVE as ACTIVE_CONTEST_STATUSES
 from techai_shared.search_indexes import Collection
 
-__all__ = ["ACTIVE_CONTEST_STATUSES"]
+__all__ = ["ACTIVE_CONTEST_STATUSES", "Collection", "SearchHit"]
 
 
 @dataclass(frozen=True)
@@ -43,23 +44,6 @@ class SearchFilters:
     def moment(self) -> datetime:
         """The time statuses are derived as of."""
         return self.as_of or utcnow()
-
-
-@dataclass(frozen=True)
-class SearchHit:
-    """One result. `score` is the Atlas similarity (1 + cosine) / 2 in [0, 1], never a rank value."""
-
-    document_id: str
-    collection: Collection
-    title: str
-    snippet: str
-    url: str | None
-    score: float
-    metadata: dict[str, Any] = field(default_factory=dict)
-    # The ordering value of the strategy (e.g. reciprocal rank fusion of the vector and keyword
-    # rankings), used only to merge collections; never reported as a score. 0.0 when a strategy
-    # orders by `score` alone.
-    rank_value: float = 0.0
 
 
 class RetrievalError(Exception):

@@ -25,7 +25,6 @@ from typing import Any
 
 from prometheus_client import Counter
 
-from chatbot_api.adapters.tokens import TokenCounter
 from chatbot_api.domain.compose import (
     nothing_in_window_answer,
     outside_catalog_answer,
@@ -60,6 +59,7 @@ from chatbot_api.service_layer.ports import (
     Previous,
     Quota,
     RateLimiter,
+    Tokens,
     UnitOfWorkFactory,
     VerifiedAnswerLookup,
 )
@@ -163,7 +163,7 @@ class ChatService:
         uow: UnitOfWorkFactory,
         model: ChatModel,
         limiter: RateLimiter,
-        tokens: TokenCounter,
+        tokens: Tokens,
         clock: Clock,
         finder: CatalogSearch,
         cache: AnswerCache,
@@ -264,7 +264,7 @@ class ChatService:
             p.window = found.window
         fitted = fit_prompt(ChatTurn("system", self._system_prompt), history, p.hits,
                             ChatTurn("user", question), self._render_context, self._cost, self._budget,
-                            TokenCounter.REPLY_PRIMING)
+                            self._tokens.REPLY_PRIMING)
         p.turns, p.hits = fitted.turns, fitted.hits
         p.sources = [source_of(h) for h in p.hits]
         return p
@@ -291,7 +291,7 @@ class ChatService:
 
     def _check_question_fits(self, question: str) -> None:
         fit_prompt(ChatTurn("system", self._system_prompt), [], [], ChatTurn("user", question),
-                   self._render_context, self._cost, self._budget, TokenCounter.REPLY_PRIMING)
+                   self._render_context, self._cost, self._budget, self._tokens.REPLY_PRIMING)
 
     async def _session_and_history(self, session_id: str, user_id: str
                                    ) -> tuple[Session, list[HistoryMessage], list[ChatTurn]]:
@@ -408,7 +408,7 @@ class ChatService:
     def _usage(self, turns: list[ChatTurn], answer: str, reported_in: int | None,
                reported_out: int | None) -> TokenUsage:
         inp = reported_in if reported_in is not None else (
-            sum(self._cost(t) for t in turns) + TokenCounter.REPLY_PRIMING
+            sum(self._cost(t) for t in turns) + self._tokens.REPLY_PRIMING
         )
         out = reported_out if reported_out is not None else self._tokens.count(answer)
         return self._pricing.usage(inp, out)

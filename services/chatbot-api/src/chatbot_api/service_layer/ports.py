@@ -34,6 +34,16 @@ OnDelta = Callable[[str], Awaitable[None]]
 # -- the command store --------------------------------------------------------------------------
 
 
+class Tokens(Protocol):
+    """The model's token counts of texts and chat messages (adapters.tokens for OpenAI's)."""
+
+    REPLY_PRIMING: int  # the tokens every reply is primed with
+
+    def count(self, text: str) -> int: ...
+
+    def count_message(self, role: str, content: str) -> int: ...
+
+
 class SessionRepository(Protocol):
     async def get_owned(self, session_id: str, user_id: str, *, for_update: bool = False
                         ) -> Session: ...

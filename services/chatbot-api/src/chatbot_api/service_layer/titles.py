@@ -13,10 +13,9 @@ import logging
 import re
 from datetime import datetime
 
-from chatbot_api.adapters.tokens import TokenCounter
 from chatbot_api.domain.conversation import ChatTurn
 from chatbot_api.domain.usage import Pricing, usage_day
-from chatbot_api.service_layer.ports import ChatModel, ChatUnitOfWork, UnitOfWorkFactory
+from chatbot_api.service_layer.ports import ChatModel, ChatUnitOfWork, Tokens, UnitOfWorkFactory
 from techai_shared.clock import Clock
 from techai_shared.conversation.model import SessionState, title_from
 from techai_shared.errors import AppError
@@ -41,13 +40,13 @@ def clean_title(text: str) -> str | None:
 
 class TitleWriter:
     def __init__(self, model: ChatModel, uow: UnitOfWorkFactory, instructions: str,
-                 pricing: Pricing, clock: Clock) -> None:
+                 pricing: Pricing, clock: Clock, tokens: Tokens) -> None:
         self._model = model
         self._uow = uow
         self._instructions = instructions
         self._pricing = pricing
         self._clock = clock
-        self._tokens = TokenCounter()
+        self._tokens = tokens
 
     async def retitle(self, session: SessionState, first_question: str) -> None:
         """Ask the model for a title of the session and apply it; failures keep the old title.
