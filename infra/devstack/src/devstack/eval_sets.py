@@ -24,18 +24,16 @@ from typing import Any
 from pymongo import AsyncMongoClient
 from pymongo.asynchronous.database import AsyncDatabase
 
-from chatbot_api.retrieval.relevance import QUESTION_BANK, CatalogSample, RelevanceGate
-from chatbot_api.retrieval.service import CatalogRetriever
+from chatbot_api.retrieval.relevance import QUESTION_BANK
 from devstack.evaluate import (
     SEED_FILES,
     Group,
     Outcome,
     as_of_date,
-    fixed_clock,
     load_catalog,
+    measure,
     offtopic_cited,
     read_jsonl,
-    run_query,
     summarise,
     temporary_secantus,
 )
@@ -95,14 +93,10 @@ async def evaluate_set(db: AsyncDatabase[dict[str, Any]], embedder: Embedder, s:
                        leave_items_out: bool) -> tuple[dict[str, float], list[str]]:
     queries = read_jsonl(s.queries)
     owners = {d["id"]: str(d["userId"]) for d in read_jsonl(s.catalog / SEED_FILES[BOOKMARKS])}
-    clock = fixed_clock(s.as_of)
-    sample = CatalogSample(db, embedder.model_name)
     leave_out = frozenset(q["query"] for q in queries)
     if leave_items_out:
         leave_out |= bank_questions_about(items_asked(queries), Path("infra/seed"))
-    gate = RelevanceGate.for_model(sample, embedder, leave_out=leave_out)
-    retriever = CatalogRetriever(db, embedder, sample=sample, clock=clock)
-    outcomes = [await run_query(retriever, q, owners, embedder, gate, clock) for q in queries]
+    outcomes = await measure(db, embedder, queries, owners, s.as_of, leave_out)
     groups = summarise(queries, outcomes)
     return figures(groups, outcomes), groups["overall"].misses
 

@@ -224,21 +224,30 @@ async def evaluate(mongo_url: str, queries_path: Path, seed_dir: Path,
         db = client["techai_eval"]
         await load_catalog(db, embedder, seed_dir)
         owners = {d["id"]: str(d["userId"]) for d in read_jsonl(seed_dir / SEED_FILES[BOOKMARKS])}
-        sample = CatalogSample(db, embedder.model_name)
-        retriever = CatalogRetriever(db, embedder, sample=sample, clock=fixed_clock(as_of))
         queries = read_jsonl(queries_path) if question is None else [
             {"id": "question", "kind": "asked", "query": question, "userId": "1001"}]
         # the set's own questions are left out of the question bank: each would find itself
-        gate = RelevanceGate.for_model(sample, embedder,
-                                       leave_out=frozenset(q["query"] for q in queries))
+        leave_out = frozenset(q["query"] for q in queries)
         if evidence:
-            await print_evidence(gate, embedder, queries)
+            sample = CatalogSample(db, embedder.model_name)
+            await print_evidence(RelevanceGate.for_model(sample, embedder, leave_out=leave_out),
+                                 embedder, queries)
             return
-        outcomes = [await run_query(retriever, q, owners, embedder, gate, fixed_clock(as_of))
-                    for q in queries]
+        outcomes = await measure(db, embedder, queries, owners, as_of, leave_out)
         print_report(summarise(queries, outcomes), offtopic_cited(outcomes))
     finally:
         await client.close()
+
+
+async def measure(db: AsyncDatabase[dict[str, Any]], embedder: Embedder,
+                  queries: list[dict[str, Any]], owners: dict[str, str], as_of: datetime | None,
+                  leave_out: frozenset[str]) -> list[Outcome]:
+    """Each query's outcome on the catalog of `db`, as of `as_of`, the bank without `leave_out`."""
+    sample = CatalogSample(db, embedder.model_name)
+    clock = fixed_clock(as_of)
+    retriever = CatalogRetriever(db, embedder, sample=sample, clock=clock)
+    gate = RelevanceGate.for_model(sample, embedder, leave_out=leave_out)
+    return [await run_query(retriever, q, owners, embedder, gate, clock) for q in queries]
 
 
 def as_of_date(text: str) -> datetime:
