@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 
+from chatbot_api.retrieval.index import _Shard
+from chatbot_api.retrieval.model import Collection
 from techai_shared.clock import SEOUL
 from techai_shared.contest_status import contest_status, document_status
 from techai_shared.events.catalog import ContestStatus
@@ -37,3 +40,20 @@ def test_naive_times_are_utc_and_missing_dates_keep_what_can_be_told():
     doc = {"start_date": START.astimezone(UTC).replace(tzinfo=None),
            "end_date": END.astimezone(UTC).replace(tzinfo=None), "status": "UPCOMING"}
     assert document_status(doc, datetime(2026, 11, 22, tzinfo=SEOUL)) == "ONGOING"
+
+
+def test_the_index_derives_every_contest_s_status_as_the_rule_does():
+    shard = _Shard(Collection.CONTESTS, 2)
+    day = timedelta(days=1)
+    dated = [(START, END), (None, END), (START, None), (None, None)]
+    now = START + day
+    docs = [{"document_id": f"c-{i}{given}", "version": 1, "embedding_model": "m",
+             "embedding_vector": [1.0, 0.0], "embedding_text": "x", "status": given,
+             "start_date": start, "end_date": end}
+            for i, (start, end) in enumerate(dated) for given in ("UPCOMING", "ONGOING", "ENDED")]
+    for doc in docs:
+        shard.put(doc, "m")
+    for moment in (START - day, now, END + day):
+        kept = np.arange(len(docs))
+        got = shard.statuses(kept, moment, shard.ended(kept, moment))
+        assert list(got) == [document_status(d, moment) for d in docs], moment

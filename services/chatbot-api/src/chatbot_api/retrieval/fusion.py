@@ -65,12 +65,14 @@ def fuse(
     names: Sequence[str] = (),
     ended: np.ndarray | None = None,
     hangul: np.ndarray | None = None,
+    status_of: np.ndarray | None = None,
 ) -> np.ndarray:
     """The fused rank value of each of `docs` (higher is better); `keyword_ranks` is 1-based, None
     (or 0 in an array) where the keyword side did not match the document. `ended` marks the ended
     contests among `docs` where the caller holds it already (the index, whose `docs` read each
-    document only on demand); otherwise it is read from the documents' status. `hangul` marks the
-    documents whose title is written in Hangul, the same way (`written_in_hangul`)."""
+    document only on demand); otherwise it is read from the documents' status; `status_of`, each
+    contest's status, the same way. `hangul` marks the documents whose title is written in Hangul,
+    the same way (`written_in_hangul`)."""
     if hangul is None and (weights.other_script or weights.vector_by_script):
         hangul = np.asarray([written_in_hangul(d) for d in docs], dtype=bool)
     if weights.vector_by_script and hangul is not None:
@@ -129,7 +131,8 @@ def fuse(
         # collections as it was: added to their values, it put every ended contest above the
         # article a question about an ended contest's result asks for ("작년 블루하버 CTF 본선에서
         # 우승한 팀은 어떤 전략으로 이겼대?"), though that article came first on both sides
-        status = np.asarray([d.get("status") in statuses for d in docs], dtype=bool)
+        status = (np.isin(status_of, list(statuses)) if status_of is not None
+                  else np.asarray([d.get("status") in statuses for d in docs], dtype=bool))
         # a contest the question names counts as one of the asked status ("별빛 게임잼 지난 여름
         # 테마랑 이번 겨울 시즌 신청 마감": the winter one is named, though it has not ended)
         status |= _named_by(query_text, docs, keyword_ranks, among=~status)
@@ -169,13 +172,14 @@ def fused_hits(collection: Collection, docs: Sequence[dict[str, Any]],
                keyword_ranks: Sequence[int | None] | np.ndarray, query_text: str,
                weights: FusionWeights, min_score: float, limit: int,
                names: Sequence[str] = (), ended: np.ndarray | None = None,
-               hangul: np.ndarray | None = None, *, as_of: datetime) -> list[SearchHit]:
+               hangul: np.ndarray | None = None, *, as_of: datetime,
+               status_of: np.ndarray | None = None) -> list[SearchHit]:
     """The best `limit` of `docs` as hits, in fused order: what every strategy returns once it
     has ranked its candidates its own way. Contests are read with the status their dates give as
-    of `as_of` (`ended`, when given, must say the same)."""
+    of `as_of` (`ended` and `status_of`, when given, must say the same)."""
     docs = AsOf(collection, docs, as_of)
     fused = fuse(collection, docs, similarities, keyword_ranks, query_text, weights, names, ended,
-                 hangul)
+                 hangul, status_of)
     return [to_hit(collection, docs[i], float(similarities[i]), float(fused[i]))
             for i in best(fused, similarities, min_score, limit)]
 

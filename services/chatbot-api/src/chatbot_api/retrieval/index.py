@@ -279,6 +279,20 @@ class _Shard:
             past = ends < _epoch(now)
         return np.where(dated, past, np.isnan(starts) & ~self.active[kept])
 
+    def statuses(self, kept: np.ndarray, now: datetime, ended: np.ndarray) -> np.ndarray:
+        """Each kept contest's status as of `now`, from the arrays (contest_status's rule), so the
+        fusion reads no document for it; one without a start that has not ended keeps its stored
+        status when that is an active one."""
+        starts = self.starts[kept]
+        with np.errstate(invalid="ignore"):
+            upcoming = starts > _epoch(now)
+        derived = np.where(ended, "ENDED", np.where(upcoming, "UPCOMING", "ONGOING"))
+        for i in np.flatnonzero(np.isnan(starts) & ~ended):  # no start: the stored one, if active
+            slot = self.slots[int(kept[i])]
+            stored = slot.doc.get("status") if slot is not None else None
+            derived[i] = stored if stored in ACTIVE_CONTEST_STATUSES else "ONGOING"
+        return derived
+
     def memory_bytes(self) -> int:
         """The arrays, the postings and the held fields (Python objects estimated with getsizeof;
         a string shared by several documents is counted once per document)."""
@@ -423,10 +437,12 @@ def _search(shard: _Shard, query: np.ndarray, query_text: str, limit: int, min_s
     similarities = np.clip((1.0 + cosines) / 2.0, 0.0, 1.0)
     keyword = _bm25(shard, kept, keyword_query(query_text))
     now = filters.moment()
+    ended = shard.ended(kept, now)
+    status_of = shard.statuses(kept, now, ended) if shard.collection is Collection.CONTESTS else None
     return fused_hits(shard.collection, _Held(shard.slots, kept), similarities,
                       rank_array(keyword, positive_only=True), query_text, weights, min_score, limit,
-                      filters.names, ended=shard.ended(kept, now), hangul=shard.hangul[kept],
-                      as_of=now)
+                      filters.names, ended=ended, hangul=shard.hangul[kept], as_of=now,
+                      status_of=status_of)
 
 
 class _Held(LazyDocs):
