@@ -94,6 +94,7 @@ def make_stack(workdir: Path, mysql_url: str, mongo_url: str, redis_url: str, ll
         "OPENAI_TOTAL_TIMEOUT_SECONDS": "5",
         "OUTBOX_POLL_INTERVAL_SECONDS": "0.2",
         "CHATBOT_RATE_LIMIT_PER_MINUTE": "1000",
+        "CHATBOT_CACHE_PREFIX": f"e2ecache{tag}",  # the machine's Redis outlives this run
         "LOG_LEVEL": "INFO",
     }
     return Stack(workdir, env, kafka)

@@ -41,13 +41,13 @@ async def chat(client: httpx.AsyncClient, stack: Stack, user: str, message: str,
 async def test_three_turns_reach_mongodb_in_order_and_prompt_has_history(stack, llm):
     user = uuid.uuid4().hex
     async with httpx.AsyncClient() as client:
-        sid = (await chat(client, stack, user, "다음 달 대학생 AI 해커톤 있어?"))["conversationId"]
+        sid = (await chat(client, stack, user, "대학생 AI 해커톤 있어?"))["conversationId"]
         await chat(client, stack, user, "그거 신청 마감은 언제야?", sid)
         before = len(llm.requests)
         await chat(client, stack, user, "Any prize money?", sid)
         prompt = llm.requests[before]["messages"]
         assert [m["content"] for m in prompt[1:]] == [
-            "다음 달 대학생 AI 해커톤 있어?", "echo: 다음 달 대학생 AI 해커톤 있어?",
+            "대학생 AI 해커톤 있어?", "echo: 대학생 AI 해커톤 있어?",
             "그거 신청 마감은 언제야?", "echo: 그거 신청 마감은 언제야?", "Any prize money?",
         ]
         mongo, coll = mongo_messages(stack)
