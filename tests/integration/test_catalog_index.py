@@ -15,8 +15,8 @@ from devstack.servers import Server
 from pymongo import AsyncMongoClient
 from pymongo.asynchronous.database import AsyncDatabase
 
-from chatbot_api.retrieval.exact import ExactStrategy
-from chatbot_api.retrieval.index import CatalogIndex
+from chatbot_api.adapters.catalog_index import CatalogIndex
+from chatbot_api.adapters.exact_search import ExactStrategy
 from chatbot_api.retrieval.model import Collection, RetrievalError, SearchFilters
 from query_sync.adapters.catalog import CatalogProjector
 from query_sync.catalog_documents import CONTESTS, NEWS_ARTICLES

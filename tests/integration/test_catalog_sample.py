@@ -11,8 +11,9 @@ from devstack.servers import Server
 from pymongo import AsyncMongoClient
 from pymongo.asynchronous.database import AsyncDatabase
 
-from chatbot_api.retrieval import relevance
-from chatbot_api.retrieval.relevance import CatalogSample
+from chatbot_api.adapters import catalog_sample
+from chatbot_api.adapters.catalog_sample import CatalogSample
+from chatbot_api.retrieval.model import Collection
 from tests.conftest import unique
 
 pytestmark = pytest.mark.integration
@@ -34,19 +35,19 @@ def _docs(first: int, count: int) -> list[dict[str, Any]]:
 
 
 async def test_the_sample_is_uniform_stable_and_takes_new_items(db, monkeypatch):
-    monkeypatch.setattr(relevance, "BACKGROUND_SAMPLE", SIZE)
+    monkeypatch.setattr(catalog_sample, "BACKGROUND_SAMPLE", SIZE)
     await db["contests"].insert_many(_docs(0, 200))
     sample = CatalogSample(db, MODEL)
     matrix, terms = await sample.sample()
     assert len(matrix) == len(terms) == SIZE
-    chosen = await sample._sample_of(relevance.Collection.CONTESTS)
+    chosen = await sample._sample_of(Collection.CONTESTS)
     ids = [int(d["embedding_vector"][1]) for d in chosen]
     assert len(ids) == SIZE
     # not the first documents written: drawn from the whole collection
     assert max(ids) > 150 and sum(i >= 100 for i in ids) >= SIZE // 4
-    again = await CatalogSample(db, MODEL)._sample_of(relevance.Collection.CONTESTS)
+    again = await CatalogSample(db, MODEL)._sample_of(Collection.CONTESTS)
     assert [d["embedding_vector"] for d in again] == [d["embedding_vector"] for d in chosen]
     await db["contests"].insert_many(_docs(200, 200))  # the catalog doubles
-    grown = await sample._sample_of(relevance.Collection.CONTESTS)
+    grown = await sample._sample_of(Collection.CONTESTS)
     new = sum(int(d["embedding_vector"][1]) >= 200 for d in grown)
     assert len(grown) == SIZE and SIZE // 4 <= new <= 3 * SIZE // 4

@@ -15,9 +15,9 @@ from devstack.servers import Server
 from pymongo import AsyncMongoClient
 from pymongo.asynchronous.database import AsyncDatabase
 
-from chatbot_api.retrieval.index import CatalogIndex
+from chatbot_api.adapters.catalog_index import CatalogIndex
+from chatbot_api.adapters.catalog_retriever import CatalogRetriever
 from chatbot_api.retrieval.model import Collection, RetrievalError, SearchFilters
-from chatbot_api.retrieval.service import CatalogRetriever
 from tests.conftest import unique
 
 pytestmark = pytest.mark.integration

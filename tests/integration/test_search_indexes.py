@@ -12,7 +12,7 @@ import pytest
 from pymongo import AsyncMongoClient
 from pymongo.asynchronous.database import AsyncDatabase
 
-from chatbot_api.retrieval.atlas import AtlasStrategy
+from chatbot_api.adapters.atlas_search import AtlasStrategy
 from chatbot_api.retrieval.model import Collection, RetrievalError, SearchFilters
 from query_sync.adapters.search_indexes import ensure_vector_indexes
 from techai_shared.settings import CommonSettings

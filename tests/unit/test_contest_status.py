@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
-from chatbot_api.retrieval.index import _Shard
+from chatbot_api.retrieval.index import Shard
 from chatbot_api.retrieval.model import Collection
 from techai_shared.clock import SEOUL
 from techai_shared.contest_status import contest_status, document_status
@@ -43,7 +43,7 @@ def test_naive_times_are_utc_and_missing_dates_keep_what_can_be_told():
 
 
 def test_the_index_derives_every_contest_s_status_as_the_rule_does():
-    shard = _Shard(Collection.CONTESTS, 2)
+    shard = Shard(Collection.CONTESTS, 2)
     day = timedelta(days=1)
     dated = [(START, END), (None, END), (START, None), (None, None)]
     now = START + day

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 import pytest
 
+from chatbot_api.adapters.catalog_lookup import ItemRef
 from chatbot_api.domain.routing import RouteOptions, route
-from chatbot_api.retrieval.lookup import ItemRef
 from chatbot_api.retrieval.model import Collection, SearchFilters, SearchHit
 from chatbot_api.service_layer.chat import deliver_in_parts
 from chatbot_api.service_layer.retrieval import CatalogFinder, Previous

@@ -9,18 +9,11 @@ from pathlib import Path
 
 import numpy as np
 
+from chatbot_api.adapters.catalog_sample import CatalogSample
 from chatbot_api.retrieval.model import Collection
-from chatbot_api.retrieval.relevance import (
-    QUESTION_BANK,
-    CatalogSample,
-    QuestionBank,
-    RelevanceGate,
-    Thresholds,
-    _digest,
-    coverage,
-    rarest_name,
-    terms_of,
-)
+from chatbot_api.retrieval.question_bank import QUESTION_BANK, QuestionBank
+from chatbot_api.retrieval.relevance import Evidence, RelevanceGate, Thresholds, decision
+from chatbot_api.retrieval.signals import coverage, digest, rarest_name, terms_of
 
 
 class Sample(CatalogSample):
@@ -35,7 +28,8 @@ class Sample(CatalogSample):
 
 TEXTS = ["쿠버네티스 장애 대응 챌린지", "Kafka Streaming Hackathon 2027", "블루하버 CTF 본선",
          "PostgreSQL 19 released", "누리AI 하늘-3 출시"]
-THRESHOLDS = Thresholds(z_min=2.0, coverage_min=0.6, name_documents_max=1, general_votes_min=3,
+# z 2.0 over the five items: 5 * Q(2.0) = 0.114 items by chance
+THRESHOLDS = Thresholds(chance_max=0.114, coverage_min=0.6, name_documents_max=1, general_votes_min=3,
                         lead_min=0.02)
 
 
@@ -65,6 +59,20 @@ async def test_a_model_without_calibration_is_not_gated() -> None:
     assert await gate.passes("What's a good recipe for kimchi fried rice?", _catalog().mean(axis=0))
 
 
+def test_the_peak_asks_for_more_of_a_larger_catalog() -> None:
+    # the bar calibrated over the sample's 180 items: z 2.95
+    bar = Thresholds(chance_max=0.286, coverage_min=0.6, name_documents_max=3,
+                     general_votes_min=3, lead_min=0.02).chance_max
+    assert Evidence(z=2.95, coverage=0.0, cue=False, items=180).chance <= bar
+    # over 10,000 items, z 2.95 is what a quarter of them reach by chance; z 4.1 is not
+    assert Evidence(z=2.95, coverage=0.0, cue=False, items=10_000).chance > bar
+    assert Evidence(z=4.1, coverage=0.0, cue=False, items=10_000).chance <= bar
+    # the chance grows with the items, and falls as the peak rises
+    chances = [Evidence(z=3.5, coverage=0.0, cue=False, items=n).chance for n in (200, 2000, 50_000)]
+    assert chances == sorted(chances) and chances[0] < chances[-1] / 100
+    assert Evidence(z=5.0, coverage=0.0, cue=False, items=50_000).chance < 0.02
+
+
 def test_coverage_counts_content_words_and_names_in_the_other_script() -> None:
     terms = [terms_of(t) for t in TEXTS]
     assert coverage("카프카 해커톤", terms) == 1.0  # Kafka and Hackathon, spelt in Hangul
@@ -82,11 +90,11 @@ async def test_a_question_without_a_letter_or_digit_never_passes() -> None:
 
 def test_a_refresh_reads_only_the_texts_it_has_not_read_before() -> None:
     docs = [{"embedding_vector": [1.0, 0.0], "embedding_text": t} for t in TEXTS[:2]]
-    _, terms, lexicon, known = _digest(docs, {})
+    _, terms, lexicon, known = digest(docs, {})
     assert terms == [terms_of(t) for t in TEXTS[:2]] and any("Kafka" in w for w in lexicon.values())
     marked = {k: (frozenset({"held"}), ()) for k in known}  # what a first read left
     changed = [docs[0], {"embedding_vector": [0.0, 1.0], "embedding_text": TEXTS[2]}]
-    _, terms, _, known = _digest(changed, marked)
+    _, terms, _, known = digest(changed, marked)
     assert terms[0] == frozenset({"held"})  # unchanged text: not read again
     assert terms[1] == terms_of(TEXTS[2])  # a new text is read
     assert len(known) == 2  # texts no longer sampled are forgotten
@@ -185,21 +193,21 @@ async def test_the_closest_labelled_questions_vote_on_the_kind_of_question() -> 
 async def test_a_question_asked_like_the_general_ones_passes_when_both_its_peak_and_its_words_do(
         ) -> None:
     # five items: a peak stands at most 1.79 standard deviations above them
-    thresholds = replace(THRESHOLDS, z_min=1.5)
+    thresholds = replace(THRESHOLDS, chance_max=0.334)  # z 1.5 over five items
     gate, matrix, general_at = _voting_gate(thresholds)
     # close to the general questions, and far above the rest at the first item
     vector = general_at + (matrix[0] - matrix.mean(axis=0)) * 3
     about_it = "쿠버네티스 장애 대응은 어땠어?"
     e = await gate.evidence(about_it, vector)
     assert e.votes == 5 and not e.cue
-    assert e.z >= thresholds.z_min and e.coverage >= thresholds.coverage_min
+    assert e.chance <= thresholds.chance_max and e.coverage >= thresholds.coverage_min
     assert await gate.passes(about_it, vector)
     # the same peak without the item's words: the vote holds
     assert not await gate.passes("How do I make strawberry jam without pectin?", vector)
     # the peak and the item's words, asked as a request for advice: the vote holds
     request = "쿠버네티스 장애 대응 방법 알려줘"
     e = await gate.evidence(request, vector)
-    assert e.request and e.z >= thresholds.z_min and e.coverage >= thresholds.coverage_min
+    assert e.request and e.chance <= thresholds.chance_max and e.coverage >= thresholds.coverage_min
     assert not await gate.passes(request, vector)
     # the item's words without a peak: the vote holds
     assert not await gate.passes(about_it, general_at)
@@ -227,7 +235,7 @@ async def test_a_question_that_names_the_catalog_outvotes_the_general_ones_on_it
         ) -> None:
     gate, _, general_at = _voting_gate()
     # no peak; its words are an item's: enough with a cue (기사), not without one
-    assert (await gate.evidence("쿠버네티스 장애 대응 기사", general_at)).z < THRESHOLDS.z_min
+    assert (await gate.evidence("쿠버네티스 장애 대응 기사", general_at)).chance > THRESHOLDS.chance_max
     assert await gate.passes("쿠버네티스 장애 대응 기사", general_at)
     assert not await gate.passes("쿠버네티스 장애 대응", general_at)
     # a cue without the peak or the words: the vote holds
@@ -285,7 +293,33 @@ def test_the_bank_ships_its_vectors_for_the_default_model_and_only_for_it() -> N
 
 
 async def test_an_empty_catalog_sample_and_an_empty_bank_read_as_nothing() -> None:
-    matrix, terms, lexicon, _ = _digest([], {})
+    matrix, terms, lexicon, _ = digest([], {})
     assert matrix.shape[0] == 0 and terms == [] and lexicon == {}
     bank = QuestionBank(Vectors({}), [])
     assert (await bank.matrix()).shape[0] == 0 and await bank.vote(np.eye(8)[0]) is None
+
+
+def test_advice_is_general_whatever_catalog_words_it_holds() -> None:
+    t = Thresholds(chance_max=0.286, coverage_min=0.6, name_documents_max=3, general_votes_min=3,
+                   lead_min=0.02)
+    # a cue, a catalog question in the lead, a peak and full coverage: asked for advice, it fails
+    asked = Evidence(z=6.0, coverage=1.0, cue=True, request=True, votes=0, lead=0.05, items=180,
+                     advice=True)
+    assert decision(asked, t)[:2] == (False, "advice")
+    # the same without the advice passes on its lead
+    assert decision(replace(asked, advice=False, request=False), t)[:2] == (True, "lead")
+    # a request (not advice) without a lead, a cue or general neighbours: not on its peak alone
+    request = replace(asked, advice=False, cue=False, votes=2, lead=0.0)
+    assert decision(request, t)[:2] == (False, "request")
+    assert decision(replace(request, cue=True), t)[:2] == (True, "cue")
+
+
+async def test_the_gate_reads_advice_from_the_vocabulary() -> None:
+    matrix = _catalog()
+    gate = RelevanceGate(Sample(matrix, TEXTS), THRESHOLDS)
+    for question in ("해커톤 경험이 취업에 도움 돼?", "what is a vector database",
+                     "공모전 수상 경력 이력서에 어떻게 써?"):
+        e = await gate.evidence(question, matrix[1])
+        assert e.advice and e.request, question
+        assert not await gate.passes(question, matrix[1])
+    assert not (await gate.evidence("Kafka Streaming Hackathon 언제 열려?", matrix[1])).advice

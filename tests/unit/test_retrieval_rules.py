@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
+from chatbot_api.adapters.catalog_retriever import merge_hits
 from chatbot_api.retrieval.intent import read_intent
 from chatbot_api.retrieval.keyword import bm25_scores, ranks, reciprocal_rank_fusion, tokenize
 from chatbot_api.retrieval.model import (
@@ -18,7 +19,6 @@ from chatbot_api.retrieval.model import (
     cosine_similarities,
     prefilter,
 )
-from chatbot_api.retrieval.service import merge_hits
 
 pytestmark = pytest.mark.unit
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from chatbot_api.retrieval.service import CatalogRetriever
+from chatbot_api.adapters.catalog_retriever import CatalogRetriever
 
 
 class Strategy:

@@ -39,6 +39,12 @@ def test_bookmarks_when_clearly_asked_even_if_not_enabled(text):
     assert Collection.BOOKMARKS in route(text, DEFAULT).collections
 
 
+@pytest.mark.parametrize("text", ["애스터랩스 솔라스2 노트북에서 돌리려면 메모리 몇기가 필요하대?",
+                                  "GPU 메모리 부족 뉴스"])
+def test_memory_is_not_a_memo(text):
+    assert Collection.BOOKMARKS not in route(text, DEFAULT).collections
+
+
 def test_options_decide_the_collections():
     options = RouteOptions(include_contests=True, include_news=False, include_bookmarks=True)
     r = route("AI 해커톤 있어?", options)

@@ -9,6 +9,7 @@ import pytest
 
 from chatbot_api.domain.time_words import read_windows
 from chatbot_api.retrieval.model import Collection, SearchFilters, prefilter
+from chatbot_api.service_layer.retrieval import of_kind_asked
 from techai_shared.clock import SEOUL
 
 pytestmark = pytest.mark.unit
@@ -27,7 +28,17 @@ def seoul(year: int, month: int, day: int) -> datetime:
     ("다음 달 해커톤", at(2026, 12, 20), seoul(2027, 1, 1), seoul(2027, 2, 1), False),  # the turn
     ("hackathons next month", at(2026, 12, 20), seoul(2027, 1, 1), seoul(2027, 2, 1), False),
     ("이번 주 마감인 대회", at(2026, 11, 25), seoul(2026, 11, 23), seoul(2026, 11, 30), True),
-    ("deadlines this week", at(2026, 12, 20), seoul(2026, 12, 14), seoul(2026, 12, 21), True),
+    # on a Sunday, this week is the days ahead up to next Sunday (only today is left of its own)
+    ("deadlines this week", at(2026, 12, 20), seoul(2026, 12, 20), seoul(2026, 12, 28), True),
+    ("이번 주 마감인 대회", at(2026, 11, 22), seoul(2026, 11, 22), seoul(2026, 11, 30), True),
+    ("deadlines this week", at(2026, 12, 19), seoul(2026, 12, 14), seoul(2026, 12, 21), True),
+    ("다음 주에 열리는 해커톤", at(2026, 11, 22), seoul(2026, 11, 23), seoul(2026, 11, 30), False),
+    ("작년 연말에 열린 게임잼", at(2026, 11, 22), seoul(2025, 12, 1), seoul(2026, 1, 1), False),
+    ("내년 연말 해커톤", at(2026, 11, 22), seoul(2027, 12, 1), seoul(2028, 1, 1), False),
+    ("어제 올라온 뉴스", at(2026, 11, 22), seoul(2026, 11, 21), seoul(2026, 11, 22), False),
+    ("최근 일주일 클라우드 소식", at(2026, 11, 22), seoul(2026, 11, 16), seoul(2026, 11, 23), False),
+    ("security news from the past week", at(2027, 1, 2), seoul(2026, 12, 27), seoul(2027, 1, 3),
+     False),
     ("이번 주말 해커톤", at(2026, 11, 25), seoul(2026, 11, 28), seoul(2026, 11, 30), False),
     ("다음 주 대회", at(2026, 11, 25), seoul(2026, 11, 30), seoul(2026, 12, 7), False),
     ("오늘 마감", at(2026, 11, 25), seoul(2026, 11, 25), seoul(2026, 11, 26), True),
@@ -60,6 +71,16 @@ def test_news_windows_look_back_for_a_month_named_alone():
     assert december.news.start == seoul(2025, 12, 1) and december.contests.start == seoul(2026, 12, 1)
 
 
+def test_on_a_sunday_this_week_is_the_days_ahead_for_contests_and_the_week_ending_for_news():
+    windows = read_windows("이번 주 보안 뉴스랑 마감 대회", at(2026, 11, 22))
+    assert windows is not None
+    assert (windows.contests.start, windows.contests.end) == (seoul(2026, 11, 22),
+                                                              seoul(2026, 11, 30))
+    assert (windows.news.start, windows.news.end) == (seoul(2026, 11, 16), seoul(2026, 11, 23))
+    weekday = read_windows("이번 주 보안 뉴스", at(2026, 11, 25))  # a Wednesday: the same week
+    assert weekday is not None and weekday.news == weekday.contests
+
+
 def test_closing_soon_is_the_next_seven_days_by_deadline():
     now = at(2026, 11, 22)
     windows = read_windows("마감 임박 대회 알려줘", now)
@@ -85,3 +106,18 @@ def test_a_window_filters_contests_by_period_or_deadline_and_news_by_publication
     this_week = SearchFilters(contest_window=(seoul(2026, 11, 16), seoul(2026, 11, 23)),
                               by_deadline=True, as_of=now, include_ended_contests=False)
     assert prefilter(Collection.CONTESTS, "u", this_week)["end_date"]["$gte"] == now
+
+
+@pytest.mark.parametrize(("question", "kept"), [
+    ("이번 주에 마감되는 대회 뭐 있어?", (Collection.CONTESTS, Collection.BOOKMARKS)),
+    ("어제 올라온 뉴스 뭐야?", (Collection.NEWS, Collection.BOOKMARKS)),
+    ("hackathons in December", (Collection.CONTESTS, Collection.BOOKMARKS)),
+    ("12월에 뭐 있어?", (Collection.CONTESTS, Collection.NEWS, Collection.BOOKMARKS)),
+])
+def test_a_dated_question_searches_the_kind_it_names(question, kept):
+    every = (Collection.CONTESTS, Collection.NEWS, Collection.BOOKMARKS)
+    assert of_kind_asked(question, every) == kept
+
+
+def test_a_kind_the_client_does_not_search_leaves_the_collections_as_they_are():
+    assert of_kind_asked("다음 달 해커톤", (Collection.NEWS,)) == (Collection.NEWS,)

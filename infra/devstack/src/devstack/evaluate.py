@@ -33,17 +33,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
+from time import monotonic
 from typing import Any
 
 from pymongo import AsyncMongoClient
 from pymongo.asynchronous.database import AsyncDatabase
 
+from chatbot_api.adapters.catalog_lookup import CatalogLookup
+from chatbot_api.adapters.catalog_retriever import CatalogRetriever
+from chatbot_api.adapters.catalog_sample import CatalogSample
 from chatbot_api.domain.conversation import reading_form
 from chatbot_api.domain.routing import RouteKind, RouteOptions, route
 from chatbot_api.retrieval.model import Collection, SearchHit
-from chatbot_api.retrieval.relevance import CatalogSample, RelevanceGate
-from chatbot_api.retrieval.service import CatalogRetriever
-from chatbot_api.service_layer.retrieval import dated_search
+from chatbot_api.retrieval.relevance import RelevanceGate
+from chatbot_api.service_layer.retrieval import CatalogFinder
 from devstack.servers import Server, free_port, start_secantus
 from query_sync import catalog_documents
 from query_sync.adapters.catalog import CatalogProjector
@@ -54,6 +57,8 @@ from techai_shared.events import EventEnvelope
 from techai_shared.settings import CommonSettings
 
 K = 5
+LOAD_CHUNK = 500  # events embedded and written at a time, with a progress line each
+MIN_SCORE = 0.7  # the chat request's default minSimilarityScore
 SEED_FILES = {CONTESTS: "contests.jsonl", NEWS_ARTICLES: "news_articles.jsonl",
               BOOKMARKS: "bookmarks.jsonl"}
 
@@ -117,7 +122,13 @@ async def load_catalog(db: AsyncDatabase[dict[str, Any]], embedder: Embedder, se
         await projector.prepare()
         events = seed_events(kind, seed_dir)
         print(f"embedding {len(events)} {kind.collection} ...", file=sys.stderr, flush=True)
-        await projector.apply_many(events)
+        began = monotonic()
+        for start in range(0, len(events), LOAD_CHUNK):
+            await projector.apply_many(events[start:start + LOAD_CHUNK])
+            if len(events) > LOAD_CHUNK:
+                done = min(start + LOAD_CHUNK, len(events))
+                print(f"  {done}/{len(events)} {kind.collection} "
+                      f"({monotonic() - began:.0f} s)", file=sys.stderr, flush=True)
     documents = {kind.collection: await db[kind.collection].find({}, {"_id": 0}).to_list()
                  for kind in CATALOG_KINDS}
     cache.write_bytes(pickle.dumps(documents))
@@ -130,20 +141,23 @@ def collections_of(options: dict[str, bool]) -> list[Collection]:
     return [collection for on, collection in wanted if on]
 
 
-async def run_query(retriever: CatalogRetriever, query: dict[str, Any],
-                    bookmark_owner: dict[str, str], embedder: Embedder,
-                    gate: RelevanceGate | None = None, clock: Clock = utcnow) -> Outcome:
-    """The query's first turn as chatbot-api searches it: small talk finds nothing; a catalog
-    question goes through the relevance gate and is searched within the dates it names."""
+async def run_query(finder: CatalogFinder, query: dict[str, Any],
+                    bookmark_owner: dict[str, str]) -> Outcome:
+    """The query's first turn as chatbot-api finds its items (service_layer.retrieval.CatalogFinder,
+    the path of a chat turn): small talk finds nothing; an id or a quoted title is looked up; any
+    other catalog question goes through the relevance gate and is searched within the dates it
+    names."""
     text = reading_form(query["query"])
+    options = query.get("options", {})
+    the_route = route(text, RouteOptions(options.get("includeContests", True),
+                                         options.get("includeNews", True),
+                                         options.get("includeBookmarks", False)))
     hits: list[SearchHit] = []
-    if route(text, RouteOptions()).kind is RouteKind.CATALOG:
-        vector = await embedder.embed_query(text)
-        collections = collections_of(query.get("options", {}))
-        if gate is None or await gate.passes(text, vector, collections):
-            filters, _ = dated_search(text, clock(), collections)
-            hits = await retriever.search(text, str(query["userId"]), collections,
-                                          max_results=K, filters=filters, query_vector=vector)
+    if the_route.retrieves:
+        found = await finder.find(text, str(query["userId"]), the_route, None, K, MIN_SCORE)
+        if found.failed:  # the finder answers without the catalog; a measurement must not
+            raise RuntimeError(f"retrieval failed for {query.get('id')} (see the log)")
+        hits = found.hits
     got = [(hit.collection.value, hit.document_id) for hit in hits]
     expected = [(e["collection"], e["id"]) for e in query.get("expected", [])]
     ranks = [got.index(e) + 1 for e in expected if e in got]
@@ -196,7 +210,8 @@ def print_report(groups: dict[str, Group], offtopic: float = 0.0) -> None:
 async def print_evidence(gate: RelevanceGate, embedder: Embedder,
                          queries: list[dict[str, Any]]) -> None:
     """Each catalog-routed question's gate evidence, one line each, by kind then id."""
-    print(f"{'id':<14}{'kind':<18}{'cue':>4}{'z':>7}{'coverage':>10}{'named':>7}{'request':>9}"
+    print(f"{'id':<14}{'kind':<18}{'cue':>4}{'z':>7}{'chance':>9}{'coverage':>10}{'named':>7}"
+          f"{'request':>9}"
           f"{'general':>9}{'lead':>8}  passes (rule)")
     rows = []
     for query in queries:
@@ -208,7 +223,8 @@ async def print_evidence(gate: RelevanceGate, embedder: Embedder,
         passed, rule = await gate.decide(text, vector, collections_of(query.get("options", {})))
         rows.append((query.get("kind", "?"), query.get("id", "?"), e, passed, rule))
     for kind, qid, e, passed, rule in sorted(rows, key=lambda r: (r[0], r[1])):
-        print(f"{qid:<14}{kind:<18}{'yes' if e.cue else '-':>4}{e.z:>7.2f}{e.coverage:>10.2f}"
+        print(f"{qid:<14}{kind:<18}{'yes' if e.cue else '-':>4}{e.z:>7.2f}{e.chance:>9.3g}"
+              f"{e.coverage:>10.2f}"
               f"{e.named or '-':>7}{'yes' if e.request else '-':>9}"
               f"{'-' if e.votes is None else e.votes:>9}"
               f"{'-' if e.lead is None else f'{e.lead:+.3f}':>8}  {'yes' if passed else 'no'} "
@@ -247,7 +263,8 @@ async def measure(db: AsyncDatabase[dict[str, Any]], embedder: Embedder,
     clock = fixed_clock(as_of)
     retriever = CatalogRetriever(db, embedder, sample=sample, clock=clock)
     gate = RelevanceGate.for_model(sample, embedder, leave_out=leave_out)
-    return [await run_query(retriever, q, owners, embedder, gate, clock) for q in queries]
+    finder = CatalogFinder(retriever, CatalogLookup(db, clock), embedder, gate=gate, clock=clock)
+    return [await run_query(finder, q, owners) for q in queries]
 
 
 def as_of_date(text: str) -> datetime:

@@ -19,10 +19,11 @@ from typing import Any
 
 from pymongo import AsyncMongoClient
 
+from chatbot_api.adapters.catalog_retriever import CatalogRetriever
+from chatbot_api.adapters.catalog_sample import CatalogSample
 from chatbot_api.adapters.llm import UnconfiguredModel
 from chatbot_api.bootstrap import build_chat, unit_of_work
-from chatbot_api.retrieval.relevance import CatalogSample, RelevanceGate
-from chatbot_api.retrieval.service import CatalogRetriever
+from chatbot_api.retrieval.relevance import RelevanceGate
 from chatbot_api.service_layer.chat import ChatOptions, ChatService
 from chatbot_api.settings import ChatbotSettings
 from devstack.evaluate import (

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from chatbot_api.retrieval.relevance import QUESTION_BANK, QUESTION_BANK_VECTORS, bank_digest, unit_rows
+from chatbot_api.retrieval.question_bank import QUESTION_BANK, QUESTION_BANK_VECTORS, bank_digest
+from chatbot_api.retrieval.signals import unit_rows
 from techai_shared.embeddings import make_embedder
 from techai_shared.settings import CommonSettings
 

@@ -10,6 +10,9 @@ from pymongo import AsyncMongoClient
 from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from chatbot_api.adapters.catalog_lookup import CatalogLookup
+from chatbot_api.adapters.catalog_retriever import CatalogRetriever
+from chatbot_api.adapters.catalog_sample import CatalogSample
 from chatbot_api.adapters.llm import make_model
 from chatbot_api.adapters.rate_limit import RedisRateLimiter
 from chatbot_api.adapters.read_model import MongoReadModel
@@ -17,9 +20,7 @@ from chatbot_api.adapters.response_cache import ResponseCache
 from chatbot_api.adapters.tokens import TokenCounter
 from chatbot_api.adapters.unit_of_work import SqlChatUnitOfWork
 from chatbot_api.domain.usage import PriceTable, Pricing
-from chatbot_api.retrieval.lookup import CatalogLookup
-from chatbot_api.retrieval.relevance import CatalogSample, RelevanceGate
-from chatbot_api.retrieval.service import CatalogRetriever
+from chatbot_api.retrieval.relevance import RelevanceGate
 from chatbot_api.service_layer.chat import ChatService, load_prompt
 from chatbot_api.service_layer.feedback import FeedbackService
 from chatbot_api.service_layer.ports import ChatModel, UnitOfWorkFactory

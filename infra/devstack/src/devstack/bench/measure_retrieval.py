@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 from pymongo import AsyncMongoClient
 
-from chatbot_api.retrieval.index import CatalogIndex
+from chatbot_api.adapters.catalog_index import CatalogIndex
+from chatbot_api.adapters.catalog_retriever import CatalogRetriever
 from chatbot_api.retrieval.model import Collection, SearchFilters
-from chatbot_api.retrieval.service import CatalogRetriever
 from devstack.bench import measure_verified
 from devstack.bench.questions import distinct_questions
 from devstack.bench.stack import log

@@ -69,6 +69,7 @@ class Rules:
     news_kind: tuple[re.Pattern[str], ...]
     lookups: tuple[re.Pattern[str], ...]  # asks whether a contest exists (news_kind: for news)
     requests: tuple[re.Pattern[str], ...]
+    advice: tuple[re.Pattern[str], ...]  # requests that stay general whatever they name
     follow_up: tuple[re.Pattern[str], ...]
     short_question_chars: int
     similar_question_cosine: float
@@ -95,7 +96,8 @@ def parse_rules(data: dict[str, Any]) -> Rules:
         contest_kind=_compile(data["kinds"]["contest"]),
         news_kind=_compile(data["kinds"]["news"]),
         lookups=_compile(data["lookups"]["patterns"]),
-        requests=_compile(data["requests"]["patterns"]),
+        requests=_compile(data["requests"]["patterns"] + data["advice"]["patterns"]),
+        advice=_compile(data["advice"]["patterns"]),
         follow_up=_compile(data["follow_up"]["patterns"]),
         short_question_chars=int(data["follow_up"]["short_question_chars"]),
         similar_question_cosine=float(data["follow_up"]["similar_question_cosine"]),

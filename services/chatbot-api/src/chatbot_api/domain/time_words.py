@@ -27,6 +27,8 @@ MONTHS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, 
 MONTH_EN = ("January", "February", "March", "April", "May", "June", "July", "August",
             "September", "October", "November", "December")
 CLOSING_SOON_DAYS = 7
+RECENT_DAYS = 7  # "최근 일주일", "the past week"
+SUNDAY = 6  # date.weekday()
 YEARS = {"this_year": 0, "last_year": -1, "next_year": 1}  # window name -> years from now
 
 
@@ -93,13 +95,19 @@ def read_windows(question: str, now: datetime, past: bool = False) -> TimeWindow
     today = now.astimezone(SEOUL).date()
     by_deadline = any(p.search(question) for p in rules.deadline)
     month = _month(question, rules)
-    for name, patterns in rules.windows:
-        if any(p.search(question) for p in patterns):
-            if month is not None and name in YEARS:  # "내년 3월": the month of that year
-                month = (month[0], today.year + YEARS[name])
-                break
-            window = _named(name, today, now)
-            return TimeWindows(window, window, by_deadline or name == "closing_soon")
+    matched = [name for name, patterns in rules.windows if any(p.search(question) for p in patterns)]
+    if "year_end" in matched and any(name in YEARS for name in matched):
+        month = (12, None)  # "작년 연말": the December of the year named
+        matched.remove("year_end")
+    for name in matched:
+        if month is not None and name in YEARS:  # "내년 3월": the month of that year
+            month = (month[0], today.year + YEARS[name])
+            break
+        window = _named(name, today, now)
+        # news are reported after: on a Sunday, this week's articles are those of the week
+        # that ends today, while its contests are those of the days ahead
+        news = _week(today, "this_week") if name == "this_week" else window
+        return TimeWindows(window, news, by_deadline or name == "closing_soon")
     if month is None:
         return None
     number, year = month
@@ -120,16 +128,24 @@ def _named(name: str, today: date, now: datetime) -> Window:
         case "tomorrow":
             day = today + timedelta(days=1)
             return _days(day, 1, f"내일({day:%m/%d})", f"tomorrow ({day:%b %d})")
+        case "yesterday":
+            day = today - timedelta(days=1)
+            return _days(day, 1, f"어제({day:%m/%d})", f"yesterday ({day:%b %d})")
+        case "past_week":  # the seven days up to today, today included
+            first = today - timedelta(days=RECENT_DAYS - 1)
+            return _days(first, RECENT_DAYS, f"최근 일주일({_md(first)}~{_md(today)})",
+                         f"the past week ({first:%b %d}-{today:%b %d})")
         case "this_weekend":
             saturday = monday + timedelta(days=5)
             return _days(saturday, 2, f"이번 주말({_md(saturday)}~{_md(saturday, 1)})",
                          f"this weekend ({saturday:%b %d}-{saturday + timedelta(days=1):%d})")
+        case "this_week" if today.weekday() == SUNDAY:
+            # on a Sunday only today is left of the week: "이번 주 마감" asks about the days
+            # ahead, up to next Sunday (the week "다음 주" names as well)
+            return _days(today, 8, f"이번 주({_md(today)}~{_md(today, 7)})",
+                         f"this week ({today:%b %d}-{today + timedelta(days=7):%b %d})")
         case "this_week" | "next_week" | "last_week":
-            offset = {"this_week": 0, "next_week": 7, "last_week": -7}[name]
-            first = monday + timedelta(days=offset)
-            ko = {"this_week": "이번 주", "next_week": "다음 주", "last_week": "지난주"}[name]
-            return _days(first, 7, f"{ko}({_md(first)}~{_md(first, 6)})",
-                         f"{name.replace('_', ' ')} ({first:%b %d}-{first + timedelta(days=6):%b %d})")
+            return _week(today, name)
         case "this_month" | "next_month" | "last_month":
             year, month = _shift(today.year, today.month, {"this_month": 0, "next_month": 1,
                                                            "last_month": -1}[name])
@@ -177,6 +193,15 @@ def _month_window(year: int, month: int) -> Window:
     next_year, next_month = _shift(year, month, 1)
     return Window(_midnight(date(year, month, 1)), _midnight(date(next_year, next_month, 1)),
                   f"{year}년 {month}월", f"{MONTH_EN[month - 1]} {year}")
+
+
+def _week(today: date, name: str) -> Window:
+    """This, next or last Monday-to-Sunday week."""
+    offset = {"this_week": 0, "next_week": 7, "last_week": -7}[name]
+    first = today - timedelta(days=today.weekday()) + timedelta(days=offset)
+    ko = {"this_week": "이번 주", "next_week": "다음 주", "last_week": "지난주"}[name]
+    return _days(first, 7, f"{ko}({_md(first)}~{_md(first, 6)})",
+                 f"{name.replace('_', ' ')} ({first:%b %d}-{first + timedelta(days=6):%b %d})")
 
 
 def _days(first: date, count: int, label_ko: str, label_en: str) -> Window:

@@ -1,6 +1,8 @@
 """Rank fusion shared by both strategies: vector, keyword and, when the question asks for them,
-recency (news), status (contests) and kind (the items of the kind it names), fused by weighted
-reciprocal rank. Pure functions, no I/O.
+recency (news), names and kind (the items of the kind it names), fused by weighted reciprocal
+rank; then the bonuses on the fused values, status (contests of the asked status first) and the
+ended contests' demotion. Each is a function of its own with explicit inputs (`Candidates`), and
+`fuse` applies them in the order RANKINGS and BONUSES list. Pure functions, no I/O.
 
 Each strategy ranks its candidates its own way (the exact one by NumPy cosine and BM25 over every
 candidate; the Atlas one by `$vectorSearch` and `$search`), then hands the rankings here, so a
@@ -19,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from chatbot_api.retrieval.hits import AsOf, to_hit
-from chatbot_api.retrieval.intent import read_intent
+from chatbot_api.retrieval.intent import QueryIntent, read_intent
 from chatbot_api.retrieval.keyword import (
     RRF_K,
     fused_ranks,
@@ -55,6 +57,134 @@ class FusionWeights:
     k: int = RRF_K
 
 
+@dataclass(frozen=True)
+class Candidates:
+    """What the fusion's rankings and bonuses read of one collection's candidates: the documents,
+    the question, and what a caller already holds of them (the index: `ended`, `hangul` and
+    `status_of` as arrays, so no document is read for them)."""
+
+    collection: Collection
+    docs: Sequence[dict[str, Any]]
+    keyword_ranks: Sequence[int | None] | np.ndarray  # 1-based; None or 0: not matched
+    query_text: str
+    intent: QueryIntent
+    names: Sequence[str]
+    ended: np.ndarray | None
+    hangul: np.ndarray | None
+    status_of: np.ndarray | None
+
+    def statuses(self) -> frozenset[str]:
+        """The contest statuses the question asks for; none for a question about an article (its
+        status word, "복구에 몇 시간 걸렸다고 했던 기사", dates the article, not a contest)."""
+        return self.intent.preferred_statuses() if self.intent.asked_kind != "NEWS" else frozenset()
+
+
+# A ranking added to the vector and keyword sides, with its weight; None where it does not apply.
+Ranking = tuple[np.ndarray, float] | None
+
+
+def script_sides(c: Candidates, similarities: Sequence[float] | np.ndarray,
+                 w: FusionWeights) -> tuple[np.ndarray, Sequence[int | None] | np.ndarray]:
+    """The vector and keyword rankings, each corrected for the script the items are written in.
+
+    Vector: multilingual-e5 places a question closer to every text in its own language (an
+    English question meets English articles at higher cosines than the Korean one it asks about),
+    so each item is ranked by its similarity in standard deviations from the mean of the items in
+    its script, which takes that offset out and keeps one ranking.
+
+    Keyword: an item in the other script than the question can match its words only through the
+    glossary, a name or a number, so its absence from the keyword side is little evidence against
+    it: it takes its vector rank there, `other_script_offset` ranks lower, where that is better.
+    Without this, an English question about a Korean article ranked every English article it
+    shared a word with ("team", "Korean", "open-source") above it; without the few ranks, the best
+    items of the other script stood level with an item the question names exactly."""
+    hangul = c.hangul
+    if hangul is not None and w.vector_by_script:
+        vector_ranks = rank_array(_standardised_by_script(similarities, hangul))
+    else:
+        vector_ranks = rank_array(similarities)
+    if not w.other_script or hangul is None:
+        return vector_ranks, c.keyword_ranks
+    other = hangul != has_hangul(c.query_text)
+    if not other.any():
+        return vector_ranks, c.keyword_ranks
+    keyword = rank_values(c.keyword_ranks)
+    substitute = vector_ranks + w.other_script_offset
+    unmatched = other & (keyword == 0)
+    keyword[unmatched] = substitute[unmatched]
+    keyword[other] = np.minimum(keyword[other], substitute[other])
+    return vector_ranks, keyword
+
+
+def recency_ranking(c: Candidates, w: FusionWeights) -> Ranking:
+    """News, when the question asks for recent ones: newest first."""
+    if c.collection is not Collection.NEWS or not c.intent.wants_recent:
+        return None
+    published = [_timestamp(d.get("published_at")) for d in c.docs]
+    return rank_array(published, positive_only=True), w.recency
+
+
+def names_ranking(c: Candidates, w: FusionWeights) -> Ranking:
+    """Every item whose title holds one of the question's names shares rank 1: a name is the
+    surest sign of the item meant, and one rare keyword is worth only one rank on BM25's side
+    (only among the keyword side's best NAME_CANDIDATES: a title holding a name ranks high there,
+    and a name in thousands of documents tells none of them apart)."""
+    if not c.names:
+        return None
+    ranks = rank_values(c.keyword_ranks)
+    matched = np.flatnonzero((ranks > 0) & (ranks <= NAME_CANDIDATES))
+    named = np.zeros(len(c.docs), dtype=np.int64)
+    named[[int(i) for i in matched if _names_in(c.docs[int(i)], c.names)]] = 1
+    return named, w.names
+
+
+def kind_ranking(c: Candidates, w: FusionWeights) -> Ranking:
+    """Every item of the kind the question names shares rank 1; a bookmark is of its item's kind."""
+    if c.intent.asked_kind is None:
+        return None
+    return _of_kind(c.collection, c.docs, c.intent.asked_kind), w.kind
+
+
+def status_order(c: Candidates, fused: np.ndarray, w: FusionWeights) -> np.ndarray:
+    """Contests of a status the question asks for first, among contests only: every one of them
+    shares rank 1, a bonus that orders the contests among themselves and leaves their standing
+    against the other collections as it was (added to their values, it put every ended contest
+    above the article a question about an ended contest's result asks for, "작년 블루하버 CTF
+    본선에서 우승한 팀은 어떤 전략으로 이겼대?", though that article came first on both sides). A
+    contest the question names counts as one of the asked status ("별빛 게임잼 지난 여름 테마랑
+    이번 겨울 시즌 신청 마감": the winter one is named, though it has not ended)."""
+    statuses = c.statuses()
+    if c.collection is not Collection.CONTESTS or not statuses:
+        return fused
+    status = (np.isin(c.status_of, list(statuses)) if c.status_of is not None
+              else np.asarray([d.get("status") in statuses for d in c.docs], dtype=bool))
+    status |= _named_by(c.query_text, c.docs, c.keyword_ranks, among=~status)
+    return _reordered(fused, fused + fused_ranks([status.astype(np.int64)], [w.status], w.k))
+
+
+def ended_demotion(c: Candidates, fused: np.ndarray, w: FusionWeights) -> np.ndarray:
+    """When the question asks for no status, an ended contest loses what a first rank is worth
+    times `ended`: below active contests and news of the same standing, above those clearly worse.
+    Not a contest the question names: a question about one specific event finds it whatever its
+    status."""
+    if c.collection is not Collection.CONTESTS or c.statuses():
+        return fused
+    ended = c.ended
+    if ended is None:
+        ended = np.asarray([d.get("status") not in ACTIVE_CONTEST_STATUSES for d in c.docs],
+                           dtype=bool)
+    demoted = ended & ~_named_by(c.query_text, c.docs, c.keyword_ranks, among=ended)
+    fused = fused.copy()
+    fused[demoted] -= w.ended / (w.k + 1)
+    return fused
+
+
+# The rankings fused with the vector and keyword sides, and the bonuses applied to the fused
+# values after, each in this order.
+RANKINGS = (recency_ranking, names_ranking, kind_ranking)
+BONUSES = (status_order, ended_demotion)
+
+
 def fuse(
     collection: Collection,
     docs: Sequence[dict[str, Any]],
@@ -67,87 +197,27 @@ def fuse(
     hangul: np.ndarray | None = None,
     status_of: np.ndarray | None = None,
 ) -> np.ndarray:
-    """The fused rank value of each of `docs` (higher is better); `keyword_ranks` is 1-based, None
-    (or 0 in an array) where the keyword side did not match the document. `ended` marks the ended
-    contests among `docs` where the caller holds it already (the index, whose `docs` read each
-    document only on demand); otherwise it is read from the documents' status; `status_of`, each
-    contest's status, the same way. `hangul` marks the documents whose title is written in Hangul,
-    the same way (`written_in_hangul`)."""
+    """The fused rank value of each of `docs` (higher is better): the script-corrected vector and
+    keyword sides and each of RANKINGS that applies, fused by weighted reciprocal rank, then each
+    of BONUSES in turn. `keyword_ranks` is 1-based, None (or 0 in an array) where the keyword side
+    did not match the document. `ended` marks the ended contests among `docs` where the caller
+    holds it already (the index, whose `docs` read each document only on demand); otherwise it is
+    read from the documents' status; `status_of`, each contest's status, the same way. `hangul`
+    marks the documents whose title is written in Hangul, the same way (`written_in_hangul`)."""
     if hangul is None and (weights.other_script or weights.vector_by_script):
         hangul = np.asarray([written_in_hangul(d) for d in docs], dtype=bool)
-    if weights.vector_by_script and hangul is not None:
-        # multilingual-e5 places a question closer to every text in its own language: an English
-        # question meets English articles at higher cosines than the Korean one it asks about. So
-        # the vector side ranks each item by its similarity in standard deviations from the mean
-        # of the items in its script, which takes that offset out and keeps one ranking.
-        vector_ranks = rank_array(_standardised_by_script(similarities, hangul))
-    else:
-        vector_ranks = rank_array(similarities)
-    keyword_side: Sequence[int | None] | np.ndarray = keyword_ranks
-    if weights.other_script and hangul is not None:
-        # An item in the other script than the question can match its words only through the
-        # glossary, a name or a number, so its absence from the keyword side is little evidence
-        # against it: it takes its vector rank there, a few ranks lower, where that is better.
-        # Without this, an English question about a Korean article ranked every English article
-        # it shared a word with ("team", "Korean", "open-source") above it; without the few ranks,
-        # the best items of the other script stood level with an item the question names exactly.
-        other = hangul != has_hangul(query_text)
-        if other.any():
-            keyword = rank_values(keyword_ranks)
-            substitute = vector_ranks + weights.other_script_offset
-            unmatched = other & (keyword == 0)
-            keyword[unmatched] = substitute[unmatched]
-            keyword[other] = np.minimum(keyword[other], substitute[other])
-            keyword_side = keyword
+    c = Candidates(collection, docs, keyword_ranks, query_text, read_intent(query_text), names,
+                   ended, hangul, status_of)
+    vector_ranks, keyword_side = script_sides(c, similarities, weights)
     rankings: list[Sequence[int | None] | np.ndarray] = [vector_ranks, keyword_side]
     factors = [weights.vector, weights.keyword]
-    intent = read_intent(query_text)
-    if collection is Collection.NEWS and intent.wants_recent:
-        published = [_timestamp(d.get("published_at")) for d in docs]
-        rankings.append(rank_array(published, positive_only=True))
-        factors.append(weights.recency)
-    if names:
-        # every item whose title holds one of the question's names shares rank 1: a name is the
-        # surest sign of the item meant, and one rare keyword is worth only one rank on BM25's side
-        # (only among the keyword side's best NAME_CANDIDATES: a title holding a name ranks high
-        # there, and a name in thousands of documents tells none of them apart)
-        ranks = rank_values(keyword_ranks)
-        matched = np.flatnonzero((ranks > 0) & (ranks <= NAME_CANDIDATES))
-        named = np.zeros(len(docs), dtype=np.int64)
-        named[[int(i) for i in matched if _names_in(docs[int(i)], names)]] = 1
-        rankings.append(named)
-        factors.append(weights.names)
-    # a status word of a question about an article ("복구에 몇 시간 걸렸다고 했던 기사") dates the
-    # article, not a contest
-    statuses = intent.preferred_statuses() if intent.asked_kind != "NEWS" else frozenset()
-    if intent.asked_kind is not None:
-        # every item of the named kind shares rank 1; a bookmark is of its item's kind
-        rankings.append(_of_kind(collection, docs, intent.asked_kind))
-        factors.append(weights.kind)
+    for ranking in RANKINGS:
+        if (added := ranking(c, weights)) is not None:
+            rankings.append(added[0])
+            factors.append(added[1])
     fused = fused_ranks(rankings, factors, weights.k)
-    if collection is Collection.CONTESTS and statuses:
-        # every contest of an asked status shares rank 1: a bonus, not an order among them. It
-        # orders the contests among themselves and leaves their standing against the other
-        # collections as it was: added to their values, it put every ended contest above the
-        # article a question about an ended contest's result asks for ("작년 블루하버 CTF 본선에서
-        # 우승한 팀은 어떤 전략으로 이겼대?"), though that article came first on both sides
-        status = (np.isin(status_of, list(statuses)) if status_of is not None
-                  else np.asarray([d.get("status") in statuses for d in docs], dtype=bool))
-        # a contest the question names counts as one of the asked status ("별빛 게임잼 지난 여름
-        # 테마랑 이번 겨울 시즌 신청 마감": the winter one is named, though it has not ended)
-        status |= _named_by(query_text, docs, keyword_ranks, among=~status)
-        fused = _reordered(fused, fused + fused_ranks([status.astype(np.int64)], [weights.status],
-                                                      weights.k))
-    if collection is Collection.CONTESTS and not statuses:
-        # an ended contest loses what a first rank is worth times `ended`: below active contests
-        # and news of the same standing, above those clearly worse (a question naming it)
-        if ended is None:
-            ended = np.asarray([d.get("status") not in ACTIVE_CONTEST_STATUSES for d in docs],
-                               dtype=bool)
-        # except a contest the question names: a question about one specific event finds it
-        # whatever its status
-        demoted = ended & ~_named_by(query_text, docs, keyword_ranks, among=ended)
-        fused[demoted] -= weights.ended / (weights.k + 1)
+    for bonus in BONUSES:
+        fused = bonus(c, fused, weights)
     return fused
 
 

@@ -9,34 +9,30 @@ the same catalog both return the same ids in the same order with the same scores
 to it). Bookmarks are per user and few: they are read per question, filtered by the caller's user
 id, exactly as ExactStrategy reads them.
 
-Freshness: `load()` reads both collections in full; `refresh()` then reads what query-sync wrote
+The shards and their search are here, pure; adapters/catalog_index.py (CatalogIndex) fills them
+from MongoDB. Freshness: `load()` reads both collections in full; `refresh()` then reads what query-sync wrote
 since (its `projected_at` stamp, on documents and on `catalog_tombstones`): from the start of the
 previous read minus an overlap that covers a write committed after its stamp, and clock skew.
 Applying a document is idempotent (a version not newer than the held one is skipped), so the
 overlap costs a few re-reads, never correctness. The deletions read are remembered (id -> version)
 and `load()` reads every tombstone after the documents: query-sync writes an item's tombstone before
-it removes the document, so a read can meet a document whose deletion is under way (_Shard.deleted).
+it removes the document, so a read can meet a document whose deletion is under way (Shard.deleted).
 A search refreshes first when the last refresh is older than the refresh interval, so what a search
 sees is at most that interval behind the read model, with no background task to manage.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import math
 import sys
-import time
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
-from pymongo.asynchronous.database import AsyncDatabase
 
-from chatbot_api.retrieval.exact import ExactStrategy
 from chatbot_api.retrieval.fusion import FusionWeights, fused_hits, written_in_hangul
 from chatbot_api.retrieval.glossary import keyword_query
 from chatbot_api.retrieval.hits import LazyDocs, hit_fields
@@ -44,22 +40,20 @@ from chatbot_api.retrieval.keyword import document_terms, query_terms, rank_arra
 from chatbot_api.retrieval.model import (
     ACTIVE_CONTEST_STATUSES,
     Collection,
-    RetrievalError,
     SearchFilters,
     SearchHit,
     prefilter,
 )
-from techai_shared.clock import Clock, utcnow
 
 logger = logging.getLogger(__name__)
 
 INDEXED = (Collection.CONTESTS, Collection.NEWS)
 TOMBSTONES = "catalog_tombstones"  # written by query-sync's catalog projector
 REFRESH_OVERLAP = timedelta(seconds=2)  # commit lag and clock skew, generously
-_NOT_READ = {"_id": 0, "embedding_hash": 0}
+NOT_READ = {"_id": 0, "embedding_hash": 0}
 # bm25s's defaults (method "lucene"), which ExactStrategy scores with
 BM25_K1, BM25_B = 1.5, 0.75
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 @dataclass
@@ -70,7 +64,7 @@ class _Slot:
     terms: tuple[str, ...]  # its distinct terms, to take it out of their postings
 
 
-class _Shard:
+class Shard:
     """One collection's documents in slots (the order they arrived in, as a find() returns them).
 
     The postings are two arrays per term, the slots holding it (ascending) and its frequency in
@@ -307,126 +301,7 @@ class _Shard:
         return arrays + postings + held + _deep_size(self.deleted)
 
 
-class CatalogIndex:
-    """SearchStrategy over contests and news held in memory, bookmarks read per question."""
-
-    def __init__(self, db: AsyncDatabase[dict[str, Any]], model_name: str,
-                 weights: FusionWeights | None = None, dimensions: int = 384,
-                 refresh_seconds: float = 0.5, *, clock: Clock = utcnow) -> None:
-        self._db = db
-        self._clock = clock  # when a read began: the next resume point is taken from it
-        self._model_name = model_name
-        self._weights = weights or FusionWeights()
-        self._dimensions = dimensions
-        self._refresh_seconds = refresh_seconds
-        self._shards = {c: _Shard(c, dimensions) for c in INDEXED}
-        self._bookmarks = ExactStrategy(db, model_name, self._weights)
-        self._since = _EPOCH  # the next refresh reads what was projected from here on
-        self._refreshed_at = 0.0
-        self._refreshing = asyncio.Lock()
-        self._loading = asyncio.Lock()
-        self.ready = False
-
-    async def load(self) -> None:
-        """Read contests and news in full (readiness waits for this)."""
-        began = time.perf_counter()
-        started = self._clock()
-        self._shards = {c: _Shard(c, self._dimensions) for c in INDEXED}
-        for collection in INDEXED:
-            await self._read(collection, {})
-            # Then every tombstone, however old its stamp: a document read above may be one whose
-            # tombstone is written and that query-sync has yet to remove. Reading the documents
-            # alone, a process that loaded at that moment held the deleted item until it restarted.
-            await self._read_tombstones(collection, _EPOCH)
-        self._since = started - REFRESH_OVERLAP
-        self._refreshed_at = time.monotonic()
-        self.ready = True
-        logger.info("catalog index loaded: %s in %.1f s",
-                    ", ".join(f"{len(s)} {c.value}" for c, s in self._shards.items()),
-                    time.perf_counter() - began)
-
-    async def refresh(self) -> int:
-        """Apply what the read model changed since the last load or refresh; returns how many.
-
-        A write stamped before the previous read began minus the overlap had committed by then, so
-        it was read then or earlier: each refresh reads from the previous one's start minus the
-        overlap (which also absorbs clock skew between query-sync's hosts and this one)."""
-        async with self._refreshing:
-            started = self._clock()
-            changed = 0
-            for collection in INDEXED:
-                changed += await self._read(collection, {"projected_at": {"$gte": self._since}})
-                changed += await self._read_tombstones(collection, self._since)
-            self._since = started - REFRESH_OVERLAP
-            self._refreshed_at = time.monotonic()
-            if changed:
-                logger.debug("catalog index: %d changes applied", changed)
-            return changed
-
-    def put(self, collection: Collection, doc: dict[str, Any]) -> bool:
-        """Hold a read-model document of contests or news (a version not newer than the held one
-        changes nothing); what load and refresh do with each document they read."""
-        return self._shards[collection].put(doc, self._model_name)
-
-    async def _read(self, collection: Collection, query: dict[str, Any]) -> int:
-        changed = 0
-        async for doc in self._db[collection.value].find(query, _NOT_READ):
-            changed += self.put(collection, doc)
-        return changed
-
-    async def _read_tombstones(self, collection: Collection, since: datetime) -> int:
-        shard = self._shards[collection]
-        changed = 0
-        query = {"collection": collection.value, "projected_at": {"$gte": since}}
-        async for tombstone in self._db[TOMBSTONES].find(query, {"_id": 0}):
-            changed += shard.remove(str(tombstone["document_id"]), int(tombstone["version"]))
-        return changed
-
-    async def _fresh(self) -> None:
-        if not self.ready:
-            async with self._loading:
-                if not self.ready:
-                    await self.load()
-        elif (time.monotonic() - self._refreshed_at >= self._refresh_seconds
-              and not self._refreshing.locked()):
-            await self.refresh()
-
-    def memory_bytes(self) -> int:
-        return sum(s.memory_bytes() for s in self._shards.values())
-
-    def __len__(self) -> int:
-        return sum(len(s) for s in self._shards.values())
-
-    async def search(
-        self,
-        collection: Collection,
-        query_vector: Sequence[float],
-        query_text: str,
-        user_id: str,
-        limit: int,
-        min_score: float,
-        filters: SearchFilters,
-    ) -> list[SearchHit]:
-        if collection is Collection.BOOKMARKS:
-            return await self._bookmarks.search(collection, query_vector, query_text, user_id, limit,
-                                                min_score, filters)
-        await self._fresh()
-        shard = self._shards[collection]
-        if shard.foreign_models:
-            others = ", ".join(sorted(set(shard.foreign_models.values())))
-            raise RetrievalError(
-                f"{collection.value} holds documents embedded with {others}, not with the query's "
-                f"model {self._model_name}: re-embed them (python -m query_sync.entrypoints.reembed)")
-        if len(query_vector) != self._dimensions:
-            raise RetrievalError(f"a query vector of {len(query_vector)} dimensions, not "
-                                 f"{self._dimensions}")
-        if limit <= 0:
-            return []
-        return _search(shard, np.asarray(query_vector, dtype=np.float64), query_text, limit,
-                       min_score, filters, self._weights)
-
-
-def _search(shard: _Shard, query: np.ndarray, query_text: str, limit: int, min_score: float,
+def search_shard(shard: Shard, query: np.ndarray, query_text: str, limit: int, min_score: float,
             filters: SearchFilters, weights: FusionWeights) -> list[SearchHit]:
     kept = np.flatnonzero(shard.mask(filters))
     if not len(kept):
@@ -461,7 +336,7 @@ class _Held(LazyDocs):
         return slot.doc
 
 
-def _bm25(shard: _Shard, kept: np.ndarray, query: str) -> np.ndarray:
+def _bm25(shard: Shard, kept: np.ndarray, query: str) -> np.ndarray:
     """BM25 of `query` over the kept slots, with the statistics of those documents only and the
     arithmetic of bm25s (float32 scores per term, summed in the query's term order), so the ranks
     equal those of ExactStrategy's bm25s index over the same texts."""

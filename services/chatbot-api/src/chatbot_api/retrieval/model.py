@@ -46,6 +46,15 @@ class SearchFilters:
         return self.as_of or utcnow()
 
 
+ItemRef = tuple[Collection, str]
+_ID_PREFIX = {"c": Collection.CONTESTS, "n": Collection.NEWS, "b": Collection.BOOKMARKS}
+
+
+def collection_of_id(document_id: str) -> Collection | None:
+    """The collection a public id belongs to by its prefix (c-, n-, b-), or None."""
+    return _ID_PREFIX.get(document_id.split("-", 1)[0].lower()) if "-" in document_id else None
+
+
 class RetrievalError(Exception):
     """Search cannot run: e.g. documents embedded with another model than the query's."""
 

@@ -10,6 +10,7 @@ the request: it is logged and counted, and the answer goes on without the catalo
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -20,8 +21,16 @@ from prometheus_client import Counter
 
 from chatbot_api.domain.routing import Route, default_rules, matches, readable
 from chatbot_api.domain.time_words import Window, read_windows
-from chatbot_api.retrieval.lookup import CatalogLookup, ItemRef, collection_of_id
-from chatbot_api.retrieval.model import Collection, Retriever, SearchFilters, SearchHit, cosine
+from chatbot_api.retrieval.intent import read_intent
+from chatbot_api.retrieval.model import (
+    Collection,
+    ItemRef,
+    Retriever,
+    SearchFilters,
+    SearchHit,
+    collection_of_id,
+    cosine,
+)
 from chatbot_api.service_layer.ports import Found, Previous
 from techai_shared.clock import Clock, utcnow
 from techai_shared.embeddings import Embedder
@@ -85,7 +94,7 @@ class Gate(Protocol):
 
 
 class CatalogFinder:
-    def __init__(self, retriever: Retriever, lookup: Lookup | CatalogLookup, embedder: Embedder,
+    def __init__(self, retriever: Retriever, lookup: Lookup, embedder: Embedder,
                  similar_question_cosine: float | None = None, gate: Gate | None = None,
                  clock: Clock = utcnow) -> None:
         self._retriever = retriever
@@ -138,6 +147,9 @@ class CatalogFinder:
                 and not await self._gate.passes(question, vector, route.collections)):
             return Found([], how="outside")
         filters, window = dated_search(question, self._clock(), route.collections)
+        if window is not None:  # dates name when; a kind named with them, what
+            route = dataclasses.replace(route, collections=of_kind_asked(question,
+                                                                          route.collections))
         hits = await self._search(question, user_id, route, max_results, min_score, vector,
                                   filters)
         return Found(hits, window=window)
@@ -176,6 +188,17 @@ class CatalogFinder:
         return await self._retriever.search(query, user_id, route.collections, max_results,
                                             min_score, filters or SearchFilters(),
                                             query_vector=vector)
+
+
+def of_kind_asked(question: str, collections: Sequence[Collection]) -> tuple[Collection, ...]:
+    """`collections` without the catalog collection of the kind a dated question does not ask
+    for: "이번 주 마감인 대회" cites no article of this week, "어제 올라온 뉴스" no contest running
+    yesterday (the user's bookmarks stay: they are searched by their item's kind). Unchanged when
+    the question names both kinds or neither, or when nothing else would be left."""
+    kind = read_intent(question).asked_kind
+    other = {"CONTEST": Collection.NEWS, "NEWS": Collection.CONTESTS}.get(kind or "")
+    kept = tuple(c for c in collections if c is not other)
+    return kept if kept else tuple(collections)
 
 
 def dated_search(question: str, now: datetime, collections: Sequence[Collection]

@@ -18,6 +18,7 @@ from pymongo.asynchronous.database import AsyncDatabase
 from chatbot_api.retrieval.hits import AsOf, to_hit
 from chatbot_api.retrieval.model import (
     Collection,
+    ItemRef,
     RetrievalError,
     SearchHit,
     atlas_score,
@@ -28,14 +29,6 @@ from techai_shared.clock import Clock, utcnow
 _NOT_READ = {"_id": 0, "embedding_hash": 0}
 _TITLE_FIELD = {Collection.CONTESTS: "title", Collection.NEWS: "title",
                 Collection.BOOKMARKS: "item_title"}
-_ID_PREFIX = {"c": Collection.CONTESTS, "n": Collection.NEWS, "b": Collection.BOOKMARKS}
-
-ItemRef = tuple[Collection, str]
-
-
-def collection_of_id(document_id: str) -> Collection | None:
-    """The collection a public id belongs to by its prefix (c-, n-, b-), or None."""
-    return _ID_PREFIX.get(document_id.split("-", 1)[0].lower()) if "-" in document_id else None
 
 
 class CatalogLookup:

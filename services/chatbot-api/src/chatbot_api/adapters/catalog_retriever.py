@@ -19,12 +19,12 @@ from prometheus_client import Histogram
 from pymongo.asynchronous.database import AsyncDatabase
 from pymongo.errors import OperationFailure
 
-from chatbot_api.retrieval.atlas import AtlasStrategy
-from chatbot_api.retrieval.index import CatalogIndex
+from chatbot_api.adapters.atlas_search import AtlasStrategy
+from chatbot_api.adapters.catalog_index import CatalogIndex
+from chatbot_api.adapters.catalog_sample import CatalogSample
 from chatbot_api.retrieval.intent import read_intent
 from chatbot_api.retrieval.keyword import latin_names
 from chatbot_api.retrieval.model import Collection, SearchFilters, SearchHit, SearchStrategy
-from chatbot_api.retrieval.relevance import CatalogSample
 from techai_shared.clock import Clock, utcnow
 from techai_shared.embeddings import Embedder
 from techai_shared.tasks import cancel_and_wait
