@@ -214,3 +214,22 @@ def test_an_asked_status_orders_contests_of_the_same_standing_too() -> None:
     docs = [{"title": "AI 대회", "status": "ONGOING"}, {"title": "AI 대회", "status": "ENDED"}]
     fused = fuse(Collection.CONTESTS, docs, [0.9, 0.9], [1, 1], "이미 끝난 GPU 대회", WEIGHTS)
     assert fused[1] > fused[0]
+
+
+def test_an_item_tagged_with_a_topic_of_the_question_ranks_above_one_that_is_not() -> None:
+    # two articles level on both sides; the question asks for security news (보안 -> security)
+    docs = [{"title": "article 0", "tags": ["cloud"]}, {"title": "article 1", "tags": ["security"]}]
+    fused = fuse(Collection.NEWS, docs, [0.9, 0.9], [1, 1], "지난달 보안 뉴스", WEIGHTS)
+    assert fused[1] > fused[0]
+    # a tag of several parts matches when every part is the question's
+    docs = [{"title": "a", "tags": ["data-breach"]}, {"title": "b", "tags": ["data-center"]}]
+    fused = fuse(Collection.NEWS, docs, [0.9, 0.9], [1, 1], "data breach news", WEIGHTS)
+    assert fused[0] > fused[1]
+
+
+def test_a_question_naming_an_item_is_not_steered_by_tags() -> None:
+    docs = [{"title": "하늘-3 출시", "tags": ["llm"]}, {"title": "API 가격 인하", "tags": ["api"]}]
+    named = fuse(Collection.NEWS, docs, [0.9, 0.9], [1, 1], "하늘3 API 가격", WEIGHTS, names=["하늘"])
+    plain = fuse(Collection.NEWS, docs, [0.9, 0.9], [1, 1], "하늘3 API 가격", WEIGHTS)
+    assert plain[1] > plain[0]  # without a name, the api tag counts
+    assert named[0] >= named[1]  # the name decides, not the tag

@@ -121,3 +121,15 @@ def test_a_dated_question_searches_the_kind_it_names(question, kept):
 
 def test_a_kind_the_client_does_not_search_leaves_the_collections_as_they_are():
     assert of_kind_asked("다음 달 해커톤", (Collection.NEWS,)) == (Collection.NEWS,)
+
+
+def test_a_question_asking_by_start_matches_contests_that_start_in_the_window():
+    windows = read_windows("다음 주에 새로 시작하는 대회 뭐 있어요?", at(2026, 11, 22))
+    assert windows is not None and windows.by_start and not windows.by_deadline
+    first, last = seoul(2026, 11, 23), seoul(2026, 11, 30)
+    filters = SearchFilters(contest_window=(first, last), by_start=True, as_of=at(2026, 11, 22))
+    assert prefilter(Collection.CONTESTS, "u", filters) == {
+        "end_date": {"$gte": first}, "start_date": {"$gte": first, "$lt": last}}
+    # asking by deadline too: by deadline
+    both = read_windows("다음 주에 시작해서 언제 마감돼?", at(2026, 11, 22))
+    assert both is not None and both.by_deadline and not both.by_start

@@ -52,6 +52,7 @@ class TimeWindows:
     contests: Window
     news: Window  # an article matches when it was published in it (none yet in one to come)
     by_deadline: bool  # a contest matches by its end in the window, not by its period
+    by_start: bool = False  # a contest matches by its start in the window ("다음 주에 시작하는")
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class _Rules:
     month_ko: re.Pattern[str]
     month_en: tuple[re.Pattern[str], ...]
     deadline: tuple[re.Pattern[str], ...]
+    start: tuple[re.Pattern[str], ...]
     past: tuple[re.Pattern[str], ...]
 
 
@@ -76,6 +78,7 @@ def _rules() -> _Rules:
         month_ko=re.compile(month["korean"]),
         month_en=compiled([month["english_before"], month["english_year"]]),
         deadline=compiled(data["deadline"]["patterns"]),
+        start=compiled(data["start"]["patterns"]),
         past=compiled(data["past"]["patterns"]),
     )
 
@@ -94,6 +97,7 @@ def read_windows(question: str, now: datetime, past: bool = False) -> TimeWindow
     rules = _rules()
     today = now.astimezone(SEOUL).date()
     by_deadline = any(p.search(question) for p in rules.deadline)
+    by_start = not by_deadline and any(p.search(question) for p in rules.start)
     month = _month(question, rules)
     matched = [name for name, patterns in rules.windows if any(p.search(question) for p in patterns)]
     if "year_end" in matched and any(name in YEARS for name in matched):
@@ -107,14 +111,16 @@ def read_windows(question: str, now: datetime, past: bool = False) -> TimeWindow
         # news are reported after: on a Sunday, this week's articles are those of the week
         # that ends today, while its contests are those of the days ahead
         news = _week(today, "this_week") if name == "this_week" else window
-        return TimeWindows(window, news, by_deadline or name == "closing_soon")
+        deadline = by_deadline or name == "closing_soon"
+        return TimeWindows(window, news, deadline, by_start and not deadline)
     if month is None:
         return None
     number, year = month
     past = past or any(p.search(question) for p in rules.past)
     contests_year = year or (_behind(today, number) if past else _ahead(today, number))
     return TimeWindows(_month_window(contests_year, number),
-                       _month_window(year or _behind(today, number), number), by_deadline)
+                       _month_window(year or _behind(today, number), number), by_deadline,
+                       by_start)
 
 
 def _named(name: str, today: date, now: datetime) -> Window:

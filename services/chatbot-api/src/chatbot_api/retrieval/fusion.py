@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from chatbot_api.retrieval.glossary import keyword_query
 from chatbot_api.retrieval.hits import AsOf, to_hit
 from chatbot_api.retrieval.intent import QueryIntent, read_intent
 from chatbot_api.retrieval.keyword import (
@@ -33,6 +34,7 @@ from chatbot_api.retrieval.keyword import (
 from chatbot_api.retrieval.model import ACTIVE_CONTEST_STATUSES, Collection, SearchHit
 
 _WORDS = re.compile(r"[a-z0-9]+")
+_TAG_PARTS = re.compile(r"[-_\s/]+")
 NAME_CANDIDATES = 100  # the keyword side's best documents whose titles are read for names
 NAMED_TITLE_SHARE = 0.6  # of an ended contest's title terms in the question: not demoted
 
@@ -48,6 +50,7 @@ class FusionWeights:
     ended: float = 0.1  # ended contests' demotion when the question asks for no status
     names: float = 0.5  # items whose title holds a name of the question (SearchFilters.names)
     kind: float = 0.5  # items of the one kind the question names (QueryIntent.asked_kind)
+    tags: float = 0.25  # items tagged with a topic of the question (its words or their glossary's)
     # an item written in the other script than the question takes its vector rank plus
     # other_script_offset on the keyword side where the keyword side ranks it lower or not at all
     other_script: bool = True
@@ -138,6 +141,28 @@ def names_ranking(c: Candidates, w: FusionWeights) -> Ranking:
     return named, w.names
 
 
+def tags_ranking(c: Candidates, w: FusionWeights) -> Ranking:
+    """Every item tagged with a topic the question names shares rank 1: a catalog's tags are its
+    own topics ("LLM 뉴스", "보안 대회", "hackathons in December": the items tagged llm, security,
+    hackathon), which an article's text may not spell out. A tag matches when every part of it
+    ("data-breach": data, breach) is one of the question's terms or their glossary equivalents.
+    Not for a question that names an item (its names): "하늘3 API 가격" asks about 하늘-3, not
+    about everything tagged api."""
+    if not w.tags or c.names:
+        return None
+    terms = frozenset(tokenize(keyword_query(c.query_text)))
+    if not terms:
+        return None
+    tagged = np.zeros(len(c.docs), dtype=np.int64)
+    for i in range(len(c.docs)):
+        for tag in c.docs[i].get("tags") or ():
+            parts = _TAG_PARTS.split(str(tag).lower())
+            if parts and all(p in terms for p in parts if p):
+                tagged[i] = 1
+                break
+    return (tagged, w.tags) if tagged.any() else None
+
+
 def kind_ranking(c: Candidates, w: FusionWeights) -> Ranking:
     """Every item of the kind the question names shares rank 1; a bookmark is of its item's kind."""
     if c.intent.asked_kind is None:
@@ -181,7 +206,7 @@ def ended_demotion(c: Candidates, fused: np.ndarray, w: FusionWeights) -> np.nda
 
 # The rankings fused with the vector and keyword sides, and the bonuses applied to the fused
 # values after, each in this order.
-RANKINGS = (recency_ranking, names_ranking, kind_ranking)
+RANKINGS = (recency_ranking, names_ranking, tags_ranking, kind_ranking)
 BONUSES = (status_order, ended_demotion)
 
 

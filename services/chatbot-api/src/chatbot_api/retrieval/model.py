@@ -40,6 +40,7 @@ class SearchFilters:
     # [start, end), or whose end falls in it when the question asks by deadline.
     contest_window: tuple[datetime, datetime] | None = None
     by_deadline: bool = False
+    by_start: bool = False  # whose start falls in it, when the question asks by start
 
     def moment(self) -> datetime:
         """The time statuses are derived as of."""
@@ -132,6 +133,8 @@ def _contest_filter(filters: SearchFilters) -> dict[str, Any]:
         end["$gte"] = max(first, end["$gte"]) if "$gte" in end else first
         if filters.by_deadline:
             end["$lt"] = last
+        elif filters.by_start:
+            start.update({"$gte": first, "$lt": last})
         else:
             start["$lt"] = last
     return {**({"end_date": end} if end else {}), **({"start_date": start} if start else {})}

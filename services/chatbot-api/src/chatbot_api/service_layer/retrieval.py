@@ -220,6 +220,7 @@ def dated_search(question: str, now: datetime, collections: Sequence[Collection]
     filters = SearchFilters(
         contest_window=(windows.contests.start, windows.contests.end),
         by_deadline=windows.by_deadline,
+        by_start=windows.by_start,
         published_after=news.start if dated_news else None,
         published_before=news.end - timedelta(microseconds=1) if dated_news else None)
     if Collection.CONTESTS in collections:
