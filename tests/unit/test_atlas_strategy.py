@@ -13,6 +13,7 @@ from chatbot_api.adapters.atlas_search import (
     fusion_candidates,
     merge_sides,
     num_candidates,
+    text_filter,
     text_search_pipeline,
     vector_search_pipeline,
 )
@@ -101,8 +102,23 @@ def test_every_prefiltered_field_is_a_filter_field_of_the_index():
         filterable = {f["path"] for f in fields if f["type"] == "filter"}
         stage = stage_of(vector_search_pipeline(
             collection, VECTOR, "u", limit=5,
-            filters=SearchFilters(published_after=datetime(2026, 1, 1, tzinfo=UTC))))
+            filters=SearchFilters(published_after=datetime(2026, 1, 1, tzinfo=UTC),
+                                  bookmark_kind="CONTEST")))
         assert set(stage.get("filter", {})) <= filterable
+
+
+def test_saved_items_of_one_kind_are_filtered_by_their_item_type_with_the_callers_id():
+    filters = SearchFilters(bookmark_kind="NEWS_ARTICLE")
+    stage = stage_of(vector_search_pipeline(Collection.BOOKMARKS, VECTOR, "1001", limit=5,
+                                            filters=filters))
+    assert stage["filter"] == {"user_id": {"$eq": "1001"}, "item_type": {"$eq": "NEWS_ARTICLE"}}
+    clauses = text_filter(Collection.BOOKMARKS, "1001", filters)
+    assert clauses == [{"equals": {"path": "user_id", "value": "1001"}},
+                       {"equals": {"path": "item_type", "value": "NEWS_ARTICLE"}}]
+    # a catalog collection ignores it
+    assert "item_type" not in stage_of(vector_search_pipeline(Collection.NEWS, VECTOR, "1001",
+                                                              limit=5, filters=filters)).get(
+        "filter", {})
 
 
 def test_index_definition_is_a_cosine_vector_index_with_the_filter_fields():
@@ -118,6 +134,7 @@ def test_index_definition_is_a_cosine_vector_index_with_the_filter_fields():
             {"type": "filter", "path": "end_date"},
             {"type": "filter", "path": "published_at"},
             {"type": "filter", "path": "user_id"},
+            {"type": "filter", "path": "item_type"},
         ]},
     }
     assert vector_index_definition(Collection.NEWS, 1536).document["definition"]["fields"][0][

@@ -105,7 +105,7 @@ def test_a_question_naming_one_kind_ranks_items_of_that_kind_level_above_the_oth
 
 
 def test_a_saved_item_is_of_its_items_kind() -> None:
-    saved = [{"title": "a", "item_type": "NEWS"}, {"title": "b", "item_type": "CONTEST"}]
+    saved = [{"title": "a", "item_type": "NEWS_ARTICLE"}, {"title": "b", "item_type": "CONTEST"}]
     fused = fuse(Collection.BOOKMARKS, saved, [0.9, 0.9], [2, 1], "Which article was that?", WEIGHTS)
     assert fused[0] > fused[1]
 

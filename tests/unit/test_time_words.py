@@ -133,3 +133,9 @@ def test_a_question_asking_by_start_matches_contests_that_start_in_the_window():
     # asking by deadline too: by deadline
     both = read_windows("다음 주에 시작해서 언제 마감돼?", at(2026, 11, 22))
     assert both is not None and both.by_deadline and not both.by_start
+
+
+def test_a_question_by_deadline_asks_about_contests():
+    every = (Collection.CONTESTS, Collection.NEWS, Collection.BOOKMARKS)
+    assert of_kind_asked("이번주 마감인데 아직 접수 가능한 거 있음?", every, by_deadline=True) == (
+        Collection.CONTESTS, Collection.BOOKMARKS)

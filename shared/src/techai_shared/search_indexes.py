@@ -22,7 +22,7 @@ VERIFIED_ANSWERS = "verified_answers"
 INDEXED_COLLECTIONS: tuple[str, ...] = (*(c.value for c in Collection), VERIFIED_ANSWERS)
 
 VECTOR_PATH = "embedding_vector"
-FILTER_PATHS = ("status", "start_date", "end_date", "published_at", "user_id")
+FILTER_PATHS = ("status", "start_date", "end_date", "published_at", "user_id", "item_type")
 TEXT_PATH = "embedding_text"
 # CJK bigrams, like the exact strategy's BM25 tokens for Hangul; other scripts as lower-cased words
 TEXT_ANALYZER = "lucene.cjk"
@@ -55,6 +55,7 @@ def text_index_definition(collection: Collection | str) -> SearchIndexModel:
         TEXT_PATH: {"type": "string", "analyzer": TEXT_ANALYZER},
         "status": {"type": "token"},
         "user_id": {"type": "token"},
+        "item_type": {"type": "token"},  # a bookmark's kind of item, when a question names one
         "published_at": {"type": "date"},
         "start_date": {"type": "date"},  # a contest's period against the question's window
         "end_date": {"type": "date"},  # whether a contest is still active, as of the question

@@ -113,7 +113,9 @@ def text_filter(collection: Collection, user_id: str, filters: SearchFilters) ->
     if collection is Collection.BOOKMARKS:
         if not user_id.strip():
             raise RetrievalError("a bookmarks search needs the caller's user id")
-        return [{"equals": {"path": "user_id", "value": user_id}}]  # always
+        own = [{"equals": {"path": "user_id", "value": user_id}}]  # always
+        kind = [{"equals": {"path": "item_type", "value": filters.bookmark_kind}}]
+        return own + kind if filters.bookmark_kind else own
     if collection is Collection.CONTESTS:
         # prefilter's MQL operators, each field's bounds as one range clause
         mql = {"$gte": "gte", "$lt": "lt"}

@@ -31,7 +31,12 @@ from chatbot_api.retrieval.keyword import (
     rank_values,
     tokenize,
 )
-from chatbot_api.retrieval.model import ACTIVE_CONTEST_STATUSES, Collection, SearchHit
+from chatbot_api.retrieval.model import (
+    ACTIVE_CONTEST_STATUSES,
+    BOOKMARK_ITEM_TYPE,
+    Collection,
+    SearchHit,
+)
 
 _WORDS = re.compile(r"[a-z0-9]+")
 _TAG_PARTS = re.compile(r"[-_\s/]+")
@@ -324,7 +329,9 @@ _KIND_OF = {Collection.CONTESTS: "CONTEST", Collection.NEWS: "NEWS"}
 def _of_kind(collection: Collection, docs: Sequence[dict[str, Any]], kind: str) -> np.ndarray:
     """1 for each of `docs` of `kind` ("CONTEST" or "NEWS"), else 0."""
     if collection is Collection.BOOKMARKS:
-        return np.asarray([1 if d.get("item_type") == kind else 0 for d in docs], dtype=np.int64)
+        item_type = BOOKMARK_ITEM_TYPE.get(kind)
+        return np.asarray([1 if d.get("item_type") == item_type else 0 for d in docs],
+                          dtype=np.int64)
     return np.full(len(docs), 1 if _KIND_OF.get(collection) == kind else 0, dtype=np.int64)
 
 

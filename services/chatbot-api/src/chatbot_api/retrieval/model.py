@@ -41,6 +41,9 @@ class SearchFilters:
     contest_window: tuple[datetime, datetime] | None = None
     by_deadline: bool = False
     by_start: bool = False  # whose start falls in it, when the question asks by start
+    # the item_type ("CONTEST", "NEWS_ARTICLE") of the user's saved items a question lists ("saved
+    # contests", "저장해둔 뉴스"): a bookmark of the other kind is not one of them
+    bookmark_kind: str | None = None
 
     def moment(self) -> datetime:
         """The time statuses are derived as of."""
@@ -48,6 +51,9 @@ class SearchFilters:
 
 
 ItemRef = tuple[Collection, str]
+# a bookmark's item_type (techai_shared.events.catalog.BookmarkItemType) for a kind a question
+# names (QueryIntent.asked_kind)
+BOOKMARK_ITEM_TYPE = {"CONTEST": "CONTEST", "NEWS": "NEWS_ARTICLE"}
 _ID_PREFIX = {"c": Collection.CONTESTS, "n": Collection.NEWS, "b": Collection.BOOKMARKS}
 
 
@@ -110,7 +116,8 @@ def prefilter(collection: Collection, user_id: str, filters: SearchFilters) -> d
     if collection is Collection.BOOKMARKS:
         if not user_id.strip():
             raise RetrievalError("a bookmarks search needs the caller's user id")
-        return {"user_id": {"$eq": user_id}}
+        own = {"user_id": {"$eq": user_id}}
+        return {**own, "item_type": {"$eq": filters.bookmark_kind}} if filters.bookmark_kind else own
     if collection is Collection.CONTESTS:
         return _contest_filter(filters)
     window: dict[str, datetime] = {}

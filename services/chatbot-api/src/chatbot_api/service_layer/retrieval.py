@@ -23,6 +23,7 @@ from chatbot_api.domain.routing import Route, default_rules, matches, readable
 from chatbot_api.domain.time_words import Window, read_windows
 from chatbot_api.retrieval.intent import read_intent
 from chatbot_api.retrieval.model import (
+    BOOKMARK_ITEM_TYPE,
     Collection,
     ItemRef,
     Retriever,
@@ -148,8 +149,10 @@ class CatalogFinder:
             return Found([], how="outside")
         filters, window = dated_search(question, self._clock(), route.collections)
         if window is not None:  # dates name when; a kind named with them, what
-            route = dataclasses.replace(route, collections=of_kind_asked(question,
-                                                                          route.collections))
+            route = dataclasses.replace(route, collections=of_kind_asked(
+                question, route.collections, by_deadline=filters.by_deadline))
+        if route.asks_bookmarks and (kind := read_intent(question).asked_kind):
+            filters = dataclasses.replace(filters, bookmark_kind=BOOKMARK_ITEM_TYPE[kind])
         hits = await self._search(question, user_id, route, max_results, min_score, vector,
                                   filters)
         return Found(hits, window=window)
@@ -190,12 +193,15 @@ class CatalogFinder:
                                             query_vector=vector)
 
 
-def of_kind_asked(question: str, collections: Sequence[Collection]) -> tuple[Collection, ...]:
+def of_kind_asked(question: str, collections: Sequence[Collection],
+                  by_deadline: bool = False) -> tuple[Collection, ...]:
     """`collections` without the catalog collection of the kind a dated question does not ask
     for: "이번 주 마감인 대회" cites no article of this week, "어제 올라온 뉴스" no contest running
-    yesterday (the user's bookmarks stay: they are searched by their item's kind). Unchanged when
-    the question names both kinds or neither, or when nothing else would be left."""
-    kind = read_intent(question).asked_kind
+    yesterday; a question by deadline asks about contests (an article has none: "이번주 마감인데
+    아직 접수 가능한 거 있음?"). The user's bookmarks stay (they are searched by their item's
+    kind). Unchanged when the question names both kinds or neither, or when nothing else would be
+    left."""
+    kind = "CONTEST" if by_deadline else read_intent(question).asked_kind
     other = {"CONTEST": Collection.NEWS, "NEWS": Collection.CONTESTS}.get(kind or "")
     kept = tuple(c for c in collections if c is not other)
     return kept if kept else tuple(collections)

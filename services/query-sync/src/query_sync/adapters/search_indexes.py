@@ -100,8 +100,9 @@ async def _ensure_index(collection: AsyncCollection[dict[str, Any]], model: Sear
         logger.info("search index %s.%s created", collection.name, name)
     elif _signature(current.get("latestDefinition") or {}) != _signature(definition):
         await collection.update_search_index(name, definition)
-        logger.warning("search index %s.%s updated to the current definition; documents embedded "
-                       "with another model need a re-embed", collection.name, name)
+        logger.warning("search index %s.%s updated to the current definition (a new filter field, "
+                       "or another model's dimensions: then its documents need a re-embed)",
+                       collection.name, name)
 
 
 def _signature(definition: Mapping[str, Any]) -> set[tuple[str, str, Any]]:
