@@ -139,3 +139,28 @@ def test_a_question_by_deadline_asks_about_contests():
     every = (Collection.CONTESTS, Collection.NEWS, Collection.BOOKMARKS)
     assert of_kind_asked("이번주 마감인데 아직 접수 가능한 거 있음?", every, by_deadline=True) == (
         Collection.CONTESTS, Collection.BOOKMARKS)
+
+
+@pytest.mark.parametrize(("question", "now", "start", "end"), [
+    ("내년 가을쯤 열리는 대회 있어?", at(2026, 11, 22), seoul(2027, 9, 1), seoul(2027, 12, 1)),
+    ("내년 가을 대회", at(2026, 7, 10), seoul(2027, 9, 1), seoul(2027, 12, 1)),  # a calendar year
+    ("What is UniDev hosting this winter?", at(2026, 11, 22), seoul(2026, 12, 1), seoul(2027, 3, 1)),
+    ("this winter", at(2027, 1, 15), seoul(2026, 12, 1), seoul(2027, 3, 1)),  # under way
+    ("작년 여름 해커톤", at(2026, 11, 22), seoul(2025, 6, 1), seoul(2025, 9, 1)),
+    ("지난 여름 게임잼", at(2026, 11, 22), seoul(2026, 6, 1), seoul(2026, 9, 1)),  # the latest over
+    ("지난 여름 게임잼", at(2026, 7, 10), seoul(2025, 6, 1), seoul(2025, 9, 1)),
+    ("next spring hackathons", at(2026, 11, 22), seoul(2027, 3, 1), seoul(2027, 6, 1)),
+    ("What was the theme of the game jam this summer?", at(2026, 11, 22), seoul(2026, 6, 1),
+     seoul(2026, 9, 1)),  # asked about the past: the latest begun
+])
+def test_a_placed_season_is_its_three_months(question, now, start, end):
+    windows = read_windows(question, now)
+    assert windows is not None
+    assert (windows.contests.start, windows.contests.end) == (start, end)
+
+
+@pytest.mark.parametrize("question", ["모래알 게임잼 2026 여름 결과", "Summer of Code 참가 방법",
+                                      "winter hackathon",
+                                      "별빛 게임잼 지난 여름 테마랑 이번 겨울 시즌 신청 마감"])
+def test_a_season_alone_or_two_seasons_are_no_window(question):
+    assert read_windows(question, at(2026, 11, 22)) is None

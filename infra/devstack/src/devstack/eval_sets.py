@@ -36,6 +36,7 @@ from devstack.evaluate import (
     SEED_FILES,
     Group,
     Outcome,
+    Readers,
     as_of_date,
     load_catalog,
     measure,
@@ -104,14 +105,15 @@ def bank_questions_about(items: set[tuple[str, str]], seed: Path) -> frozenset[s
 
 
 async def evaluate_set(db: AsyncDatabase[dict[str, Any]], embedder: Embedder, s: EvalSet,
-                       leave_items_out: bool) -> tuple[dict[str, float], list[str]]:
+                       leave_items_out: bool, readers: Readers | None = None
+                       ) -> tuple[dict[str, float], list[str]]:
     queries = read_jsonl(s.queries)
     owners = {d["id"]: str(d["userId"]) for d in read_jsonl(s.catalog / SEED_FILES[BOOKMARKS])}
     # a bookmark of another catalog's user is still another user's
     leave_out = frozenset(q["query"] for q in queries)
     if leave_items_out:
         leave_out |= bank_questions_about(items_asked(queries), Path("infra/seed"))
-    outcomes = await measure(db, embedder, queries, owners, s.as_of, leave_out)
+    outcomes = await measure(db, embedder, queries, owners, s.as_of, leave_out, readers)
     groups = summarise(queries, outcomes)
     return figures(groups, outcomes), groups["overall"].misses
 
@@ -122,6 +124,7 @@ async def run(sets: list[EvalSet], mongo_url: str, leave_items_out: bool, union:
     client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(mongo_url)
     results: dict[str, dict[str, float]] = {}
     loaded: dict[Path, AsyncDatabase[dict[str, Any]]] = {}
+    readers: Readers = {}
     try:
         if union:  # one database holds every catalog
             db = client["techai_eval_union"]
@@ -133,7 +136,7 @@ async def run(sets: list[EvalSet], mongo_url: str, leave_items_out: bool, union:
                 loaded[s.catalog] = client[f"techai_eval_{len(loaded)}"]
                 await load_catalog(loaded[s.catalog], embedder, s.catalog)
             results[s.name], misses = await evaluate_set(loaded[s.catalog], embedder, s,
-                                                         leave_items_out)
+                                                         leave_items_out, readers)
             print(f"  {s.name}: {results[s.name]}" + (f"  missed {', '.join(misses)}"
                                                        if misses else ""), flush=True)
     finally:

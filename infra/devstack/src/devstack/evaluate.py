@@ -255,13 +255,22 @@ async def evaluate(mongo_url: str, queries_path: Path, seed_dir: Path,
         await client.close()
 
 
+# (database name, as of) -> the catalog sample and the retriever built on it: sets asked of the same
+# catalog on the same day share them (a padded catalog's sample and index take a minute to read)
+Readers = dict[tuple[str, datetime | None], tuple[CatalogSample, CatalogRetriever]]
+
+
 async def measure(db: AsyncDatabase[dict[str, Any]], embedder: Embedder,
                   queries: list[dict[str, Any]], owners: dict[str, str], as_of: datetime | None,
-                  leave_out: frozenset[str]) -> list[Outcome]:
-    """Each query's outcome on the catalog of `db`, as of `as_of`, the bank without `leave_out`."""
-    sample = CatalogSample(db, embedder.model_name)
+                  leave_out: frozenset[str], readers: Readers | None = None) -> list[Outcome]:
+    """Each query's outcome on the catalog of `db`, as of `as_of`, the bank without `leave_out`
+    (`readers`: the sample and retriever of earlier sets, reused for the same catalog and day)."""
     clock = fixed_clock(as_of)
-    retriever = CatalogRetriever(db, embedder, sample=sample, clock=clock)
+    readers = {} if readers is None else readers
+    if (db.name, as_of) not in readers:
+        sample = CatalogSample(db, embedder.model_name)
+        readers[db.name, as_of] = sample, CatalogRetriever(db, embedder, sample=sample, clock=clock)
+    sample, retriever = readers[db.name, as_of]
     gate = RelevanceGate.for_model(sample, embedder, leave_out=leave_out)
     finder = CatalogFinder(retriever, CatalogLookup(db, clock), embedder, gate=gate, clock=clock)
     return [await run_query(finder, q, owners) for q in queries]

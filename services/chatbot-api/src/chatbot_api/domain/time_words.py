@@ -63,6 +63,7 @@ class _Rules:
     deadline: tuple[re.Pattern[str], ...]
     start: tuple[re.Pattern[str], ...]
     past: tuple[re.Pattern[str], ...]
+    seasons: tuple[re.Pattern[str], ...]
 
 
 @cache
@@ -80,6 +81,7 @@ def _rules() -> _Rules:
         deadline=compiled(data["deadline"]["patterns"]),
         start=compiled(data["start"]["patterns"]),
         past=compiled(data["past"]["patterns"]),
+        seasons=compiled([data["season"]["korean"], data["season"]["english"]]),
     )
 
 
@@ -87,7 +89,7 @@ def names_dates(question: str) -> bool:
     """Whether the question holds a time word this module reads as a window."""
     rules = _rules()
     return (any(p.search(question) for _, patterns in rules.windows for p in patterns)
-            or _month(question, rules) is not None)
+            or _month(question, rules) is not None or _season(question, rules) is not None)
 
 
 def read_windows(question: str, now: datetime, past: bool = False) -> TimeWindows | None:
@@ -98,6 +100,11 @@ def read_windows(question: str, now: datetime, past: bool = False) -> TimeWindow
     today = now.astimezone(SEOUL).date()
     by_deadline = any(p.search(question) for p in rules.deadline)
     by_start = not by_deadline and any(p.search(question) for p in rules.start)
+    season = _season(question, rules)
+    if season is not None:
+        asked_past = past or any(p.search(question) for p in rules.past)
+        window = _season_window(*season, today, asked_past)
+        return TimeWindows(window, window, by_deadline, by_start)
     month = _month(question, rules)
     matched = [name for name, patterns in rules.windows if any(p.search(question) for p in patterns)]
     if "year_end" in matched and any(name in YEARS for name in matched):
@@ -180,6 +187,60 @@ def _month(question: str, rules: _Rules) -> tuple[int, int | None] | None:
         if found:
             return MONTHS[found["name"][:3].lower()], int(found["year"]) if found["year"] else None
     return None
+
+
+SEASONS = {"봄": "spring", "여름": "summer", "가을": "autumn", "겨울": "winter", "fall": "autumn"}
+_ANY_SEASON = re.compile(r"봄|여름|가을|겨울|\b(?:spring|summer|autumn|fall|winter)\b", re.IGNORECASE)
+SEASON_MONTHS = {"spring": 3, "summer": 6, "autumn": 9, "winter": 12}  # first of three months
+SEASON_KO = {"spring": "봄", "summer": "여름", "autumn": "가을", "winter": "겨울"}
+# 올해, 내년, 작년 name a calendar year (작년 여름: the summer of last year); 이번, 다음, 지난 and
+# this, next, last count from today (지난 여름: the latest summer over)
+QUALIFIERS = {"올해": "year+0", "금년": "year+0", "내년": "year+1", "작년": "year-1",
+              "이번": "this", "this": "this", "다음": "next", "next": "next",
+              "지난": "last", "last": "last"}
+
+
+def _season(question: str, rules: _Rules) -> tuple[str, str] | None:
+    """(qualifier, season) of a season named with a word that places it ("내년 가을", "this
+    winter", "지난 여름"); a season alone ("여름 게임잼") is part of a name, not a window, and a
+    question naming two seasons ("지난 여름 테마랑 이번 겨울 시즌 마감") asks about both."""
+    if len({SEASONS.get(w.lower(), w.lower()) for w in _ANY_SEASON.findall(question)}) > 1:
+        return None
+    for pattern in rules.seasons:
+        if found := pattern.search(question):
+            word = found.group("season").lower()
+            return QUALIFIERS[found.group("when").lower()], SEASONS.get(word, word)
+    return None
+
+
+def _season_window(when: str, season: str, today: date, past: bool = False) -> Window:
+    """The three months of the season `when` places: of a calendar year (a winter begins in
+    December of its year and runs into February), or counted from today: this (under way, or the
+    next to begin; asked about the past, "What was the theme this summer?", the latest begun),
+    next (the next to begin), last (the latest over)."""
+    first = SEASON_MONTHS[season]
+
+    def span(year: int) -> tuple[date, date]:
+        end_year, end_month = _shift(year, first, 3)
+        return date(year, first, 1), date(end_year, end_month, 1)
+
+    if when.startswith("year"):
+        year = today.year + int(when[4:])
+    else:
+        years = range(today.year - 2, today.year + 2)
+        if when == "this" and past:
+            year = max(y for y in years if span(y)[0] <= today)
+        elif when == "this":
+            year = next(y for y in years if span(y)[1] > today)
+        elif when == "next":
+            year = next(y for y in years if span(y)[0] > today)
+        else:
+            year = max(y for y in years if span(y)[1] <= today)
+    start, end = span(year)
+    last_month = _shift(year, first, 2)[1]
+    return Window(_midnight(start), _midnight(end),
+                  f"{year}년 {SEASON_KO[season]}({first}월~{last_month}월)",
+                  f"{season} {year} ({MONTH_EN[first - 1]}-{MONTH_EN[last_month - 1]})")
 
 
 def _ahead(today: date, month: int) -> int:
