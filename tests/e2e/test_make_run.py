@@ -112,7 +112,7 @@ async def test_make_run_serves_conversations_and_keeps_them_across_restarts(laun
         assert job["lastRuns"][0]["trigger"] == "manual" and job["nextFireTime"]
         assert {j["name"] for j in listed} == {
             "deactivate-idle-sessions", "expire-sessions", "purge-outbox", "reconcile-projections",
-            "advance-contest-status"}
+            "advance-contest-status", "purge-job-runs"}
     assert launcher.stop() == 0
 
 

@@ -59,7 +59,8 @@ async def test_admin_lists_jobs_and_runs_one_with_its_request_id_in_the_events(s
             listed = (await client.get(JOBS, headers=admin)).json()["data"]["jobs"]
             by_name = {job["name"]: job for job in listed}
             assert set(by_name) == {"deactivate-idle-sessions", "expire-sessions", "purge-outbox",
-                                    "reconcile-projections", "advance-contest-status"}
+                                    "reconcile-projections", "advance-contest-status",
+                                    "purge-job-runs"}
             deactivate = by_name["deactivate-idle-sessions"]
             assert deactivate["schedule"] == "0 * * * *" and deactivate["timezone"] == "Asia/Seoul"
             assert deactivate["nextFireTime"].endswith(":00:00+09:00")
@@ -136,7 +137,8 @@ async def test_scheduler_process_readiness_names_a_stopped_dependency(settings):
         assert "# TYPE job_run_duration_seconds histogram" in metrics
         jobs = {job.id: job for job in process.scheduler.get_jobs()}
         assert set(jobs) == {"deactivate-idle-sessions", "expire-sessions", "purge-outbox",
-                             "reconcile-projections", "advance-contest-status"}
+                             "reconcile-projections", "advance-contest-status",
+                             "purge-job-runs"}
         purge = jobs["purge-outbox"]
         assert (purge.coalesce, purge.max_instances, purge.misfire_grace_time) == (True, 1, 300)
         assert str(purge.next_run_time.tzinfo) == "Asia/Seoul"

@@ -211,3 +211,26 @@ async def test_a_dead_workers_expired_lease_is_taken_over_and_its_run_marked_fai
         "purge-outbox", "live/1", now + timedelta(seconds=6), 5))
     runs = await _runs(engine_a, "purge-outbox")
     assert runs[0].status == "failed" and runs[0].error.startswith("abandoned")
+
+
+async def test_finished_runs_older_than_the_retention_are_purged_and_running_ones_stay(stores):
+    cmd, engine_a, _, mongo = stores
+    now = datetime.now(UTC).replace(microsecond=0)
+    job = unique("old-job-")
+    old, recent = now - timedelta(days=cmd.command_job_runs_retention_days + 1), now - minutes(5)
+    rows = [dict(job_name=job, scheduled_for=old + timedelta(seconds=i), trigger="schedule",
+                 status="succeeded", worker="w", started_at=old, finished_at=old)
+            for i in range(3)]
+    rows += [dict(job_name=job, scheduled_for=old + minutes(1), trigger="schedule",
+                  status="running", worker="w", started_at=old, finished_at=None),
+             dict(job_name=job, scheduled_for=recent, trigger="schedule", status="failed",
+                  worker="w", started_at=recent, finished_at=recent)]
+    async with engine_a.begin() as conn:
+        await conn.execute(job_runs.insert(), rows)
+    runner = _runner(command_settings(cmd, command_job_batch_size=2), engine_a,
+                     FakeClock(now), "purger", mongo)
+    run = await runner.run_manual("purge-job-runs")
+    assert run.status == "succeeded" and run.rows_affected >= 3  # in batches of two
+    left = await _runs(engine_a, job)
+    assert [(r.status, r.scheduled_for) for r in left] == [
+        ("running", old + minutes(1)), ("failed", recent)]

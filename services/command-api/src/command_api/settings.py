@@ -36,12 +36,15 @@ class CommandSettings(CommonSettings):
     command_job_deactivate_idle_sessions_cron: str = "0 * * * *"
     command_job_expire_sessions_cron: str = "0 2 * * *"
     command_job_purge_outbox_cron: str = "30 3 * * *"
+    command_job_purge_job_runs_cron: str = "40 3 * * *"
     command_job_reconcile_projections_cron: str = "*/10 * * * *"
     command_job_advance_contest_status_cron: str = "* * * * *"
 
     command_session_idle_minutes: float = Field(default=30, gt=0)
     command_session_expire_days: float = Field(default=90, gt=0)
     command_outbox_retention_days: float = Field(default=7, gt=0)
+    # finished job runs are kept this long (advance-contest-status alone adds 1,440 runs a day)
+    command_job_runs_retention_days: float = Field(default=14, gt=0)
     command_reconcile_grace_seconds: float = Field(default=60, ge=0)
     # The scheduler runs reconcile-projections once as it starts (trigger "startup"), with this
     # grace when set: 0 where the broker is known to have started empty (make run's in-memory

@@ -37,17 +37,18 @@ on questions nothing was tuned on):
 - a request: asking for advice, instructions, a recommendation or a piece of writing (방법,
   추천해줘, how do I, should I...), which a general assistant is asked.
 
-A search of the user's own bookmarks alone that names them (저장해둔, bookmark) passes, and so do
-a question that asks for news or whether a contest exists and is not a request (people ask for
-advice about taking part in a hackathon, hardly about the news or whether one exists) and a
-question with a catalog question well in the lead. Otherwise a question fails when most of its
-neighbours are general ones, unless both its peak and its words pass (either, if it has a cue)
-and it is not a request. Otherwise it passes on a cue, on neighbours that are all catalog
-questions or on its peak; on its words, a name, or a search of the user's own bookmarks alone,
-unless it is a request. A question without a letter or a digit (only emoji or punctuation) never
-passes. The numbers belong to the embedding model (its cosines spread differently); a model
-without calibrated numbers is not gated, with a warning. When nothing passes, the answer is a
-general one: no sources, no catalog context.
+A search of the user's own bookmarks alone that names them (저장해둔, bookmark) passes. Advice
+("해커톤 경험이 취업에 도움 돼?", "what is a vector database", [advice]) fails, whatever catalog
+words it holds. A question that asks for news or whether a contest exists and is not a request
+(people ask for advice about taking part in a hackathon, hardly about the news or whether one
+exists) passes, and so do a question with a catalog question well in the lead and one that names a
+kind of item by dates. Otherwise a question fails when most of its neighbours are general ones,
+unless both its peak and its words pass (either, if it has a cue) and it is not a request.
+Otherwise it passes on a cue; or, unless it is a request, on neighbours that are all catalog
+questions, its peak, its words, a name, or a search of the user's own bookmarks alone. A question
+without a letter or a digit (only emoji or punctuation) never passes. The numbers belong to the
+embedding model (its cosines spread differently); a model without calibrated numbers is not gated,
+with a warning. When nothing passes, the answer is a general one: no sources, no catalog context.
 """
 
 from __future__ import annotations

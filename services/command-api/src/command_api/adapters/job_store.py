@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import insert, or_, select, update
+from sqlalchemy import delete, insert, or_, select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -131,6 +131,16 @@ class JobRepository:
             .order_by(job_runs.c.started_at.desc(), job_runs.c.id.desc()).limit(limit)
         )).all()
         return [_run(r) for r in rows]
+
+    async def purge_finished(self, finished_before: datetime, limit: int) -> int:
+        oldest = (select(job_runs.c.id)
+                  .where(job_runs.c.status != RUNNING, job_runs.c.finished_at < finished_before)
+                  .order_by(job_runs.c.id).limit(limit))
+        ids = [row.id for row in await self._conn.execute(oldest)]
+        if not ids:
+            return 0
+        result = await self._conn.execute(delete(job_runs).where(job_runs.c.id.in_(ids)))
+        return int(result.rowcount)
 
     async def get_run(self, run_id: int) -> JobRun | None:
         row = (await self._conn.execute(select(job_runs).where(job_runs.c.id == run_id))).first()

@@ -59,6 +59,7 @@ JOB_ROWS = Counter("job_rows_affected_total", "Rows changed by job runs", ["job"
 SCHEDULE, MANUAL, STARTUP = "schedule", "manual", "startup"
 RECONCILE_PROJECTIONS = "reconcile-projections"
 ADVANCE_CONTEST_STATUS = "advance-contest-status"
+PURGE_JOB_RUNS = "purge-job-runs"
 LEASE_POLL_SECONDS = 1.0
 MANUAL_CLAIM_ATTEMPTS = 1000
 
@@ -130,7 +131,7 @@ def worker_id() -> str:
 
 
 class LifecycleJobs:
-    """The four jobs (docs/operations.md, Jobs), each a loop of bounded, repeatable batches."""
+    """The scheduled jobs (docs/operations.md, Jobs), each a loop of bounded, repeatable batches."""
 
     def __init__(self, settings: CommandSettings, uow: UnitOfWorkFactory, outbox: OutboxLog,
                  reconciler: Reconciler) -> None:
@@ -153,6 +154,9 @@ class LifecycleJobs:
             Job("purge-outbox",
                 f"published outbox rows older than {s.command_outbox_retention_days:g} days are "
                 "deleted", s.command_job_purge_outbox_cron, self.purge_outbox),
+            Job(PURGE_JOB_RUNS,
+                f"finished job runs older than {s.command_job_runs_retention_days:g} days are "
+                "deleted", s.command_job_purge_job_runs_cron, self.purge_job_runs),
             Job(ADVANCE_CONTEST_STATUS,
                 "contests whose start or end has passed take the status their dates give "
                 "(UPCOMING, ONGOING, ENDED), each with a ContestUpserted event",
@@ -207,6 +211,19 @@ class LifecycleJobs:
 
         async def batch() -> BatchResult:
             deleted = await self._outbox.purge_published(before, limit)
+            return BatchResult(deleted, deleted)
+
+        return await self._batches(ctx, batch)
+
+    async def purge_job_runs(self, ctx: JobContext) -> int:
+        """Finished runs older than the retention, in batches; running ones stay."""
+        before = ctx.now - timedelta(days=self._settings.command_job_runs_retention_days)
+        limit = self._settings.command_job_batch_size
+
+        async def batch() -> BatchResult:
+            async with self._uow() as uow:
+                deleted = await uow.jobs.purge_finished(before, limit)
+                await uow.commit()
             return BatchResult(deleted, deleted)
 
         return await self._batches(ctx, batch)

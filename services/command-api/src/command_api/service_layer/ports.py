@@ -274,6 +274,11 @@ class JobRepository(Protocol):
 
     async def get_run(self, run_id: int) -> JobRun | None: ...
 
+    async def purge_finished(self, finished_before: datetime, limit: int) -> int:
+        """Delete up to `limit` runs that finished before the cutoff, oldest first; how many
+        (a running run is never deleted)."""
+        ...
+
 
 # -- the unit of work ---------------------------------------------------------------------------
 
