@@ -129,8 +129,10 @@ async def load_catalog(db: AsyncDatabase[dict[str, Any]], embedder: Embedder, se
                 done = min(start + LOAD_CHUNK, len(events))
                 print(f"  {done}/{len(events)} {kind.collection} "
                       f"({monotonic() - began:.0f} s)", file=sys.stderr, flush=True)
-    documents = {kind.collection: await db[kind.collection].find({}, {"_id": 0}).to_list()
-                 for kind in CATALOG_KINDS}
+    # only this catalog's documents: `db` may hold other catalogs already (make eval-sets --union)
+    documents = {kind.collection: await db[kind.collection].find(
+        {"document_id": {"$in": [e.aggregate_id for e in seed_events(kind, seed_dir)]}},
+        {"_id": 0}).to_list() for kind in CATALOG_KINDS}
     cache.write_bytes(pickle.dumps(documents))
 
 
