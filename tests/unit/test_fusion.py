@@ -223,13 +223,17 @@ def test_an_item_tagged_with_a_topic_of_the_question_ranks_above_one_that_is_not
     assert fused[1] > fused[0]
     # a tag of several parts matches when every part is the question's
     docs = [{"title": "a", "tags": ["data-breach"]}, {"title": "b", "tags": ["data-center"]}]
-    fused = fuse(Collection.NEWS, docs, [0.9, 0.9], [1, 1], "data breach news", WEIGHTS)
+    fused = fuse(Collection.NEWS, docs, [0.9, 0.9], [1, 1], "data breach news this month", WEIGHTS)
     assert fused[0] > fused[1]
 
 
-def test_a_question_naming_an_item_is_not_steered_by_tags() -> None:
+def test_only_a_question_for_a_list_of_items_is_steered_by_tags() -> None:
     docs = [{"title": "하늘-3 출시", "tags": ["llm"]}, {"title": "API 가격 인하", "tags": ["api"]}]
-    named = fuse(Collection.NEWS, docs, [0.9, 0.9], [1, 1], "하늘3 API 가격", WEIGHTS, names=["하늘"])
-    plain = fuse(Collection.NEWS, docs, [0.9, 0.9], [1, 1], "하늘3 API 가격", WEIGHTS)
-    assert plain[1] > plain[0]  # without a name, the api tag counts
-    assert named[0] >= named[1]  # the name decides, not the tag
+    listing = "지난달 API 가격 기사"  # dates: which articles there are
+    assert fuse(Collection.NEWS, docs, [0.9, 0.9], [1, 1], listing, WEIGHTS)[1] > fuse(
+        Collection.NEWS, docs, [0.9, 0.9], [1, 1], listing, WEIGHTS)[0]
+    # a question about one item ("하늘3 API 가격"), or one that names it: no tag bonus
+    for fused in (fuse(Collection.NEWS, docs, [0.9, 0.9], [1, 1], "하늘3 API 가격", WEIGHTS),
+                  fuse(Collection.NEWS, docs, [0.9, 0.9], [1, 1], listing, WEIGHTS,
+                       names=["하늘"])):
+        assert fused[0] >= fused[1]

@@ -151,9 +151,11 @@ def tags_ranking(c: Candidates, w: FusionWeights) -> Ranking:
     own topics ("LLM 뉴스", "보안 대회", "hackathons in December": the items tagged llm, security,
     hackathon), which an article's text may not spell out. A tag matches when every part of it
     ("data-breach": data, breach) is one of the question's terms or their glossary equivalents.
-    Not for a question that names an item (its names): "하늘3 API 가격" asks about 하늘-3, not
-    about everything tagged api."""
-    if not w.tags or c.names:
+    Only for a question that asks which items there are (a lookup or dates: "블록체인 관련 대회
+    있어?", "지난달 LLM 뉴스"), and not one that names an item (its names): "하늘3 API 가격" asks
+    about 하늘-3, not about everything tagged api, and "솔방울 양자 해커톤" about the contest of
+    that title, tagged hackathon or not."""
+    if not w.tags or c.names or not c.intent.asks_for_list:
         return None
     terms = frozenset(tokenize(keyword_query(c.query_text)))
     if not terms:

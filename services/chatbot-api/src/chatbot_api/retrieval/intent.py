@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from chatbot_api.domain.routing import Rules, default_rules, matches, readable
+from chatbot_api.domain.time_words import names_dates
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,8 @@ class QueryIntent:
     wants_upcoming: bool = False
     wants_saved: bool = False
     asked_kind: str | None = None  # "CONTEST" or "NEWS" (a bookmark's item_type) when one is named
+    # asks which items there are ("해커톤 있어?", "지난달 보안 뉴스"), not about one item
+    asks_for_list: bool = False
 
     def preferred_statuses(self) -> frozenset[str]:
         """The contest statuses the question asks for (empty: no preference)."""
@@ -56,4 +59,5 @@ def _read(query: str, r: Rules) -> QueryIntent:
         wants_upcoming=matches(r.upcoming, text),
         wants_saved=matches(r.bookmarks, text),
         asked_kind="CONTEST" if contest and not news else "NEWS" if news and not contest else None,
+        asks_for_list=matches(r.lookups, text) or names_dates(query),
     )
