@@ -64,6 +64,7 @@ class _Rules:
     start: tuple[re.Pattern[str], ...]
     past: tuple[re.Pattern[str], ...]
     seasons: tuple[re.Pattern[str], ...]
+    any_season: re.Pattern[str]
 
 
 @cache
@@ -82,6 +83,7 @@ def _rules() -> _Rules:
         start=compiled(data["start"]["patterns"]),
         past=compiled(data["past"]["patterns"]),
         seasons=compiled([data["season"]["korean"], data["season"]["english"]]),
+        any_season=re.compile(data["season"]["any"], re.IGNORECASE),
     )
 
 
@@ -190,7 +192,6 @@ def _month(question: str, rules: _Rules) -> tuple[int, int | None] | None:
 
 
 SEASONS = {"봄": "spring", "여름": "summer", "가을": "autumn", "겨울": "winter", "fall": "autumn"}
-_ANY_SEASON = re.compile(r"봄|여름|가을|겨울|\b(?:spring|summer|autumn|fall|winter)\b", re.IGNORECASE)
 SEASON_MONTHS = {"spring": 3, "summer": 6, "autumn": 9, "winter": 12}  # first of three months
 SEASON_KO = {"spring": "봄", "summer": "여름", "autumn": "가을", "winter": "겨울"}
 # 올해, 내년, 작년 name a calendar year (작년 여름: the summer of last year); 이번, 다음, 지난 and
@@ -204,7 +205,7 @@ def _season(question: str, rules: _Rules) -> tuple[str, str] | None:
     """(qualifier, season) of a season named with a word that places it ("내년 가을", "this
     winter", "지난 여름"); a season alone ("여름 게임잼") is part of a name, not a window, and a
     question naming two seasons ("지난 여름 테마랑 이번 겨울 시즌 마감") asks about both."""
-    if len({SEASONS.get(w.lower(), w.lower()) for w in _ANY_SEASON.findall(question)}) > 1:
+    if len({SEASONS.get(w.lower(), w.lower()) for w in rules.any_season.findall(question)}) > 1:
         return None
     for pattern in rules.seasons:
         if found := pattern.search(question):
