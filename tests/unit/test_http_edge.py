@@ -56,6 +56,8 @@ def test_every_operation_declares_the_envelope_and_its_own_error_codes(name):
         responses = op["responses"]
         assert "422" not in responses, label
         assert {"401", "500"} <= set(responses), label
+        if label.split()[1].startswith("/v1/"):  # OpenAI's shapes: tests/unit/test_openai_edge.py
+            continue
         for status, response in responses.items():
             content = response["content"]
             if status.startswith("2"):

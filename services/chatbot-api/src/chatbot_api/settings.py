@@ -89,6 +89,11 @@ class ChatbotSettings(CommonSettings):
         default_factory=lambda: list(DEFAULT_MODEL_PRICES))
     # A stream sends an SSE comment this often, so proxies keep it open while the model thinks.
     chatbot_stream_keepalive_seconds: float = Field(default=10.0, gt=0, le=15)
+    # The model id the OpenAI-compatible endpoint (/v1) lists and accepts; it names the chatbot,
+    # not the model behind it.
+    chatbot_openai_model: str = Field(default="techai-chat", min_length=1, max_length=200)
+    # Its body limit: its clients resend the whole conversation with each question.
+    chatbot_openai_max_body_bytes: int = Field(default=1024 * 1024, gt=0)
 
     # OPENAI_API_KEY and OPENAI_BASE_URL are common settings (the OpenAI embedder reads them too).
     anthropic_api_key: str | None = None

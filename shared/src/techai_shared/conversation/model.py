@@ -130,10 +130,14 @@ class Session:
     """The conversation aggregate root. `persisted_version` is the version the store holds (0 for
     a session not stored yet); `state` is the current one; `events` what changed in between."""
 
-    def __init__(self, state: SessionState, persisted_version: int | None = None) -> None:
+    def __init__(self, state: SessionState, persisted_version: int | None = None,
+                 thread_key: str | None = None) -> None:
         self.state = state
         self.persisted_version = state.version if persisted_version is None else persisted_version
         self.events: list[DomainEvent] = []
+        # The transcript key of the latest exchange as stored (not part of the state: no event
+        # carries it, and only the turn that writes an exchange changes it).
+        self.thread_key = thread_key
 
     @classmethod
     def start(cls, session_id: str, user_id: str, first_question: str, now: datetime) -> Session:

@@ -53,6 +53,16 @@ _SAVE_IF_UNCHANGED = (
     .values({name: bindparam(f"p_{name}") for name in _STATE_COLUMNS})
 )
 _INSERT_SESSION = insert(sessions_t)
+_SET_THREAD_KEY = (update(sessions_t).where(sessions_t.c.session_id == bindparam("p_session_id"))
+                   .values(thread_key=bindparam("p_thread_key")))
+_SESSION_OF_THREAD = (
+    select(sessions_t.c.session_id)
+    .where(sessions_t.c.user_id == bindparam("p_user_id"),
+           sessions_t.c.thread_key == bindparam("p_thread_key"),
+           sessions_t.c.deleted_at.is_(None))
+    .order_by(sessions_t.c.last_message_at.desc())
+    .limit(1)
+)
 _INSERT_MESSAGES = insert(messages_t)
 
 
@@ -86,7 +96,7 @@ class SessionRepository:
         """The session, deleted or not, or None."""
         statement = _SESSION_FOR_UPDATE if for_update else _SESSION_BY_ID
         row = (await self._conn.execute(statement, {"p_session_id": session_id})).first()
-        return Session(_state(row)) if row is not None else None
+        return Session(_state(row), thread_key=row.thread_key) if row is not None else None
 
     async def get_owned(self, session_id: str, user_id: str, *, for_update: bool = False) -> Session:
         """The caller's live session, or SessionNotFound (missing, deleted) or Forbidden."""
@@ -134,7 +144,18 @@ class SessionRepository:
         session.events.clear()
         session.persisted_version = s.version
 
+    async def set_thread_key(self, session_id: str, key: str) -> None:
+        """Record the transcript key of the session's latest exchange (see Session.thread_key)."""
+        await self._conn.execute(_SET_THREAD_KEY, {"p_session_id": session_id, "p_thread_key": key})
+
     # -- reads -------------------------------------------------------------------------------
+
+    async def session_of_thread(self, user_id: str, key: str) -> str | None:
+        """The user's live session whose latest exchange ends the transcript with this key (the
+        most recent one if several do), or None."""
+        row = (await self._conn.execute(_SESSION_OF_THREAD, {
+            "p_user_id": user_id, "p_thread_key": key})).first()
+        return row.session_id if row is not None else None
 
     async def messages(
         self, session_id: str, *, after_sequence: int = 0, offset: int = 0, limit: int = 1000,

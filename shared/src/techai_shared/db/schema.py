@@ -36,7 +36,11 @@ conversation_sessions = Table(
     Column("version", Integer, nullable=False, default=0),
     Column("deleted_at", UtcDateTime, nullable=True),
     Column("expired_at", UtcDateTime, nullable=True),  # set by the expiry job (with deleted_at)
+    # The transcript key of the session's latest exchange (chatbot_api.domain.thread): how a client
+    # of the OpenAI-compatible endpoint that resends the whole conversation finds its session.
+    Column("thread_key", String(64), nullable=True),
     Index("ix_sessions_user_last", "user_id", "deleted_at", "last_message_at"),
+    Index("ix_sessions_user_thread", "user_id", "thread_key"),
     Index("ix_sessions_active_last", "is_active", "last_message_at"),
 )
 

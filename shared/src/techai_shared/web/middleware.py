@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import time
 import uuid
+from collections.abc import Mapping
 
 from prometheus_client import Histogram
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -12,7 +13,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from techai_shared.errors import ErrorCode
 from techai_shared.logging import request_id_var
-from techai_shared.web.errors import error_response
+from techai_shared.web.errors import ErrorShape, shape_for
 
 REQUEST_LATENCY = Histogram(
     "http_request_duration_seconds",
@@ -57,19 +58,29 @@ class RequestContextMiddleware:
 
 
 class BodySizeLimitMiddleware:
-    """Rejects bodies over the limit with 413 before the route reads them, declared or streamed."""
+    """Rejects bodies over the limit with 413 before the route reads them, declared or streamed.
+    `limits` sets another limit for the paths under a prefix (the first prefix a path starts with)."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int,
+                 shapes: Mapping[str, ErrorShape] | None = None,
+                 limits: Mapping[str, int] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.shapes = dict(shapes or {})
+        self.limits = dict(limits or {})
+
+    def _limit(self, path: str) -> int:
+        return next((n for prefix, n in self.limits.items() if path.startswith(prefix)),
+                    self.max_bytes)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self._limit(scope["path"])
         declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            await self._reject(scope, receive, send)
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            await self._reject(scope, receive, send, limit)
             return
         received = 0
 
@@ -78,16 +89,15 @@ class BodySizeLimitMiddleware:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_bytes:
+                if received > limit:
                     raise StarletteHTTPException(413, "request body too large")
             return message
 
         await self.app(scope, limited_receive, send)
 
-    async def _reject(self, scope: Scope, receive: Receive, send: Send) -> None:
-        response = error_response(
-            ErrorCode.PAYLOAD_TOO_LARGE, f"request body over {self.max_bytes} bytes"
-        )
+    async def _reject(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+        shape = shape_for(scope["path"], self.shapes)
+        response = shape(ErrorCode.PAYLOAD_TOO_LARGE, f"request body over {limit} bytes", None, None)
         await response(scope, receive, send)
 
 

@@ -105,6 +105,28 @@ class ChatClient:
         return await self._post(u, {"message": next(self._questions)})
 
 
+class OpenAICompatibleClient:
+    """The same users and sessions as a ChatClient, asking through POST /v1/chat/completions (the
+    OpenAI-compatible endpoint) with the conversation named in the body, as a client of it would."""
+
+    def __init__(self, chat: ChatClient, model: str = "techai-chat") -> None:
+        self.chat = chat
+        self.url = chat.url.removesuffix("/api/v1/chatbot") + "/v1/chat/completions"
+        self.model = model
+        self.modes: set[str] = set()
+
+    async def general(self, u: int, i: int) -> dict[str, Any]:
+        response = await self.chat.client.post(self.url, headers=self.chat.headers[u], json={
+            "model": self.model, "messages": [{"role": "user", "content": GENERAL["message"]}],
+            "conversation_id": self.chat.sessions[u]})
+        if response.status_code != 200:
+            raise RuntimeError(f"/v1/chat/completions answered {response.status_code}: "
+                               f"{response.text[:300]}")
+        data: dict[str, Any] = response.json()
+        self.modes.add(data["mode"])
+        return data
+
+
 class BareClient:
     def __init__(self, service: Process, users: int, client: httpx.AsyncClient) -> None:
         self.url = service.url
@@ -138,12 +160,14 @@ async def measure(chatbot: Process, bare: Process, model: Process, settings: Com
                   chatbot_anthropic: Process | None = None) -> dict[str, Any]:
     """`caught_up` returns once query-sync has projected every message chatbot-api stored.
     `chatbot_anthropic`, the same service on the Anthropic wire, is measured at 10 users in general
-    mode, on the same sessions, each run right after chatbot-api's own (OpenAI's wire)."""
+    mode, on the same sessions, each run right after chatbot-api's own (OpenAI's wire); so is
+    chatbot-api's OpenAI-compatible endpoint (POST /v1/chat/completions)."""
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
     result: dict[str, Any] = {"memory_at_rest": {n: memory_mb(p.proc.pid) for n, p in watched.items()}}
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         users = max(saturation_users, *latency_users)
         chat = ChatClient(chatbot, settings, users, client)
+        compatible = OpenAICompatibleClient(chat)
         base = BareClient(bare, users, client)
         await set_model_delay(model, 0)
         await chat.open_sessions()
@@ -211,10 +235,14 @@ async def measure(chatbot: Process, bare: Process, model: Process, settings: Com
         for mode, send in (("general", chat.general), ("retrieval", chat.catalog)):
             chat.modes = set()
             for n in latency_users:
-                per_run, per_run_claude = [], []
+                per_run, per_run_claude, per_run_compatible = [], [], []
                 for run in range(runs):
                     per_run.append(await _latency_run(send, n, seconds, model_ms, f"{mode} {n} users",
                                                       run, runs))
+                    if (mode, n) == ("general", 10):
+                        per_run_compatible.append(await _latency_run(
+                            compatible.general, n, seconds, model_ms,
+                            f"{mode} {n} users, /v1/chat/completions", run, runs))
                     if claude is not None and (mode, n) == ("general", 10):
                         per_run_claude.append(await _latency_run(
                             claude.general, n, seconds, model_ms, f"{mode} {n} users, Anthropic wire",
@@ -222,7 +250,11 @@ async def measure(chatbot: Process, bare: Process, model: Process, settings: Com
                 latency[f"{mode}_{n}u"] = per_run
                 if per_run_claude:
                     latency[f"anthropic_{mode}_{n}u"] = per_run_claude
+                if per_run_compatible:
+                    latency[f"openai_compatible_{mode}_{n}u"] = per_run_compatible
             latency[f"{mode}_modes"] = sorted(chat.modes)
+        if compatible.modes != {"general"}:
+            raise RuntimeError(f"/v1/chat/completions answered in modes {compatible.modes}")
         if claude is not None and claude.modes != {"general"}:
             raise RuntimeError(f"chatbot-api on the Anthropic wire answered in modes {claude.modes}")
         if "rag" not in latency["retrieval_modes"]:

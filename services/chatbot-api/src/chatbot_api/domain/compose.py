@@ -1,8 +1,10 @@
-"""Answers composed without a model: retrieval-only answers and the small-talk replies."""
+"""Answers composed without a model (retrieval-only answers, the small-talk replies), and the list
+of sources an answer's text ends with where its client shows only text."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from chatbot_api.domain.context import KIND_EN, KIND_KO, details
 from chatbot_api.domain.hits import SearchHit
@@ -58,3 +60,11 @@ def small_talk_answer(korean: bool) -> str:
                 "카탈로그에서 찾아 알려 드릴게요.")
     return ("Hello! Ask me about developer contests and hackathons, IT news, or the items you "
             "bookmarked, and I will look them up in the catalog.")
+
+
+def sources_footer(sources: Sequence[Mapping[str, Any]], korean: bool) -> str:
+    """The cited items as the end of an answer's text ("[1] title - url"), for a client that shows
+    only the text (the OpenAI-compatible endpoint): the numbers are those the model cites by."""
+    lines = [f"[{i}] {s.get('title', '')}" + (f" - {s['url']}" if s.get("url") else "")
+             for i, s in enumerate(sources, 1)]
+    return "\n\n" + ("출처:" if korean else "Sources:") + "\n" + "\n".join(lines)

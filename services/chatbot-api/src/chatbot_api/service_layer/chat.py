@@ -30,6 +30,7 @@ from chatbot_api.domain.compose import (
     outside_catalog_answer,
     retrieval_only_answer,
     small_talk_answer,
+    sources_footer,
 )
 from chatbot_api.domain.context import (
     Budget,
@@ -47,6 +48,7 @@ from chatbot_api.domain.conversation import (
     window_history,
 )
 from chatbot_api.domain.routing import Route, RouteKind, RouteOptions, route
+from chatbot_api.domain.thread import EMPTY, after_exchange, transcript_key
 from chatbot_api.domain.time_words import Window
 from chatbot_api.domain.usage import Pricing, TokenUsage, usage_day
 from chatbot_api.retrieval.model import SearchHit
@@ -102,6 +104,25 @@ class ChatOptions:
     include_bookmarks: bool = False
     max_results: int = 5
     min_similarity_score: float = 0.7
+    # End an answer that cites items with their list (sources_footer), for a client that shows only
+    # the text; the footer is part of the stored answer, so history shows what the client saw.
+    sources_in_text: bool = False
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """What a client that keeps the conversation itself sent before its question (the
+    OpenAI-compatible endpoint): its user and assistant messages, oldest first."""
+
+    turns: tuple[ChatTurn, ...]
+
+    @classmethod
+    def of(cls, turns: list[ChatTurn]) -> Transcript:
+        return cls(tuple(t for t in turns if t.role in ("user", "assistant")))
+
+    @property
+    def key(self) -> str:
+        return transcript_key(self.turns)
 
 
 def usage_public(usage: TokenUsage) -> dict[str, Any]:
@@ -130,6 +151,10 @@ class Prepared:
     cached: CachedAnswer | None = None
     verified: Match | None = None
     quota: Quota | None = None
+    sources_in_text: bool = False
+    # The transcript key the exchange extends, for a client that resends its transcript
+    # (domain.thread); None for the envelope endpoints, which name their session.
+    thread_base: str | None = None
 
     @property
     def reading(self) -> str:
@@ -235,24 +260,39 @@ class ChatService:
     # -- preparing -------------------------------------------------------------------------
 
     async def prepare(self, principal: Principal, raw_message: str, conversation_id: str | None,
-                      options: ChatOptions) -> Prepared:
-        """Validate, count the request, find the session, route, retrieve, build the prompt."""
+                      options: ChatOptions, transcript: Transcript | None = None) -> Prepared:
+        """Validate, count the request, find the session, route, retrieve, build the prompt.
+
+        With a `transcript` (a client that resends the conversation) and no session named, the
+        session is the caller's one whose latest exchange ends that transcript; if there is none,
+        a new session starts and the transcript is the history its first answer is given."""
         question = normalize_message(raw_message)
         quota = await self._limiter.hit(principal.user_id)
+        if transcript is not None and conversation_id is None and transcript.turns:
+            conversation_id = await self._session_of_thread(principal.user_id, transcript.key)
         session, stored, history = (
             await self._session_and_history(conversation_id, principal.user_id)
             if conversation_id else (None, [], []))
         previous = _previous(stored)
+        thread_base = None
+        if transcript is not None:
+            thread_base = transcript.key if session is None else (session.thread_key or EMPTY)
+            if session is None:
+                history = window_history(list(transcript.turns),
+                                         self._settings.chatbot_history_token_window, self._cost)
+                previous = _previous([HistoryMessage(t.role, t.content, None)
+                                      for t in transcript.turns])
         the_route = route(reading_form(question),
                           RouteOptions(options.include_contests, options.include_news,
                                        options.include_bookmarks),
                           has_previous=previous is not None)
         p = Prepared(principal.user_id, question, is_korean(question), session,
-                     session.session_id if session else new_id(), the_route, [], quota=quota)
+                     session.session_id if session else new_id(), the_route, [], quota=quota,
+                     sources_in_text=options.sources_in_text, thread_base=thread_base)
         self._check_question_fits(question)
         if await self._answer_verified(p, the_route):
             return p
-        if session is None:
+        if session is None and not history:  # an answer in context is nobody else's answer
             p.cache_key = await self._cache.key_for(self._cache_parts(p, options))
             p.cached = await self._cache.get(p.cache_key) if p.cache_key else None
             if p.cached is not None:
@@ -292,6 +332,10 @@ class ChatService:
     def _check_question_fits(self, question: str) -> None:
         fit_prompt(ChatTurn("system", self._system_prompt), [], [], ChatTurn("user", question),
                    self._render_context, self._cost, self._budget, self._tokens.REPLY_PRIMING)
+
+    async def _session_of_thread(self, user_id: str, key: str) -> str | None:
+        async with self._uow() as uow:
+            return await uow.sessions.session_of_thread(user_id, key)
 
     async def _session_and_history(self, session_id: str, user_id: str
                                    ) -> tuple[Session, list[HistoryMessage], list[ChatTurn]]:
@@ -378,7 +422,12 @@ class ChatService:
                     else small_talk_answer(p.korean))
             usage = TokenUsage(self._cost(ChatTurn("user", p.question)), self._tokens.count(text), 0.0)
             await deliver_in_parts(text, on_delta)
-        session, exchange = await self._store_exchange(p, text, sources, usage, mode)
+        shown = text
+        if p.sources_in_text and sources and mode != NO_MODEL:  # retrieval-only lists them itself
+            footer = sources_footer(sources, p.korean)
+            await on_delta(footer)
+            shown = text + footer
+        session, exchange = await self._store_exchange(p, shown, sources, usage, mode)
         ANSWERS.labels(mode).inc()
         if p.cache_key and p.cached is None and not p.retrieval_failed:
             await self._cache.put(p.cache_key, CachedAnswer(text, mode, sources),
@@ -386,7 +435,7 @@ class ChatService:
         created = p.session is None
         if created and self._titles is not None and self._model.configured and mode != VERIFIED:
             self._spawn(self._titles.retitle(session, p.question))
-        return ChatResult(text, mode, session, exchange, created, usage, sources, p.quota)
+        return ChatResult(shown, mode, session, exchange, created, usage, sources, p.quota)
 
     async def _store_exchange(self, p: Prepared, text: str, sources: list[dict[str, Any]],
                               usage: TokenUsage, mode: str) -> tuple[SessionState, Exchange]:
@@ -400,6 +449,9 @@ class ChatService:
             session = p.session or Session.start(p.session_id, p.user_id, p.question, now)
             session, exchange = await append_exchange(uow.sessions, session, p.user_id, question,
                                                       answer, now)
+            if p.thread_base is not None:
+                await uow.sessions.set_thread_key(session.session_id,
+                                                  after_exchange(p.thread_base, p.question, text))
             await uow.usage.add(p.user_id, usage_day(now), model, usage.input_tokens,
                                 usage.output_tokens, usage.estimated_cost)
             await uow.commit()

@@ -61,6 +61,10 @@ class SessionRepository(Protocol):
     async def list_for_user(self, user_id: str, *, is_active: bool | None, offset: int, limit: int
                             ) -> tuple[list[SessionState], int]: ...
 
+    async def set_thread_key(self, session_id: str, key: str) -> None: ...
+
+    async def session_of_thread(self, user_id: str, key: str) -> str | None: ...
+
 
 @dataclass(frozen=True)
 class UsageRow:
