@@ -46,6 +46,7 @@ class FakeDatabase:
     messages: dict[str, list[StoredMessage]] = field(default_factory=dict)
     usage: list[tuple[str, date, str, int, int, float, int]] = field(default_factory=list)
     outbox: list[EventEnvelope] = field(default_factory=list)
+    thread_keys: dict[str, str] = field(default_factory=dict)  # session id -> transcript key
     commits: int = 0
     # Sessions that another writer changes between a turn's read and its write, once each.
     changed_under_reader: set[str] = field(default_factory=set)
@@ -55,14 +56,23 @@ class FakeSessionRepository:
     def __init__(self, db: FakeDatabase, pending: list[Session]) -> None:
         self._db = db
         self._pending = pending
+        self.thread_keys: dict[str, str] = {}  # set in this unit of work, kept on commit
 
     async def get_owned(self, session_id: str, user_id: str, *, for_update: bool = False) -> Session:
         state = self._db.sessions.get(session_id)
         if state is None:
             raise SessionNotFound(f"session {session_id} not found")
-        session = Session(state)
+        session = Session(state, thread_key=self._db.thread_keys.get(session_id))
         session.check_owner(user_id)
         return session
+
+    async def set_thread_key(self, session_id: str, key: str) -> None:
+        self.thread_keys[session_id] = key
+
+    async def session_of_thread(self, user_id: str, key: str) -> str | None:
+        mine = [s for s in self._db.sessions.values() if s.user_id == user_id
+                and s.deleted_at is None and self._db.thread_keys.get(s.session_id) == key]
+        return max(mine, key=lambda s: s.last_message_at).session_id if mine else None
 
     async def get_owned_with_recent(self, session_id: str, user_id: str, count: int
                                     ) -> tuple[Session, list[HistoryMessage]]:
@@ -126,6 +136,7 @@ class FakeUnitOfWork:
                         tb: TracebackType | None) -> None:
         self._sessions.clear()  # what was not committed is rolled back
         self._usage.clear()
+        self.sessions.thread_keys.clear()
 
     async def commit(self) -> None:
         for session in self._sessions:
@@ -137,6 +148,8 @@ class FakeUnitOfWork:
             session.persisted_version = session.state.version
             self._db.sessions[session.session_id] = session.state
         self._db.usage += self._usage  # type: ignore[arg-type]
+        self._db.thread_keys.update(self.sessions.thread_keys)
+        self.sessions.thread_keys.clear()
         self._sessions.clear()
         self._usage.clear()
         self._db.commits += 1

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from chatbot_api.adapters.tokens import TokenCounter
+from chatbot_api.domain.conversation import ChatTurn
 from chatbot_api.domain.usage import Pricing
-from chatbot_api.service_layer.chat import ChatOptions, ChatService, load_prompt
+from chatbot_api.service_layer.chat import ChatOptions, ChatService, Transcript, load_prompt
 from chatbot_api.service_layer.titles import TitleWriter
 from chatbot_api.settings import ChatbotSettings
 from techai_shared.auth import Principal
@@ -213,3 +214,73 @@ async def test_background_answers_finish_before_drain_returns():
     await consumer
     await h.chat.drain(within=2)
     assert h.stored_messages() == 2
+
+
+async def _ask(h: Harness, question: str, transcript: list[ChatTurn],
+               options: ChatOptions | None = None) -> Any:
+    """A turn of a client that resends its transcript and names no session."""
+    prepared = await h.chat.prepare(ALICE, question, None, options or ChatOptions(),
+                                    Transcript.of(transcript))
+    return await h.chat.answer(prepared, streaming=False, on_delta=_ignore)
+
+
+async def _ignore(_: str) -> None:
+    return None
+
+
+async def test_a_client_that_resends_its_transcript_keeps_one_session():
+    h = Harness()
+    transcript = [ChatTurn("system", "client instructions")]
+    sessions = []
+    for question in (QUESTION, "그거 신청 마감은 언제야?", "상금은?"):
+        result = await _ask(h, question, transcript)
+        sessions.append(result.session.session_id)
+        # the model saw the stored history: the client's earlier turns, not its instructions
+        seen = [t.content for t in h.model.calls[-1] if t.role != "system"]
+        assert seen == [t.content for t in transcript[1:]] + [question]
+        transcript += [ChatTurn("user", question), ChatTurn("assistant", result.answer)]
+    assert len(set(sessions)) == 1 and h.stored_messages() == 6
+
+
+async def test_an_edited_transcript_is_a_new_session_whose_history_is_what_the_client_sent():
+    h = Harness()
+    first = await _ask(h, QUESTION, [])
+    edited = [ChatTurn("user", QUESTION), ChatTurn("assistant", "an answer the client rewrote")]
+    lookups = h.cache.lookups
+    branch = await _ask(h, "그거 마감은?", edited)
+    assert branch.session.session_id != first.session.session_id
+    assert [t.content for t in h.model.calls[-1] if t.role != "system"] == [
+        QUESTION, "an answer the client rewrote", "그거 마감은?"]
+    assert h.cache.lookups == lookups, "an answer in context is never served from the cache"
+    # the new session's key includes what the client sent: its next turn continues it
+    again = await _ask(h, "상금은?", [*edited, ChatTurn("user", "그거 마감은?"),
+                                     ChatTurn("assistant", branch.answer)])
+    assert again.session.session_id == branch.session.session_id
+    assert h.stored_messages() == 6  # two of each session; the client's own turns are not stored
+
+
+async def test_sources_in_text_end_the_answer_and_are_stored_as_shown():
+    h = Harness(search=FakeSearch([hit("c-0007", "부산 핀테크 해커톤")]))
+    options = ChatOptions(sources_in_text=True)
+    prepared = await h.chat.prepare(ALICE, QUESTION, None, options, Transcript.of([]))
+    parts: list[str] = []
+
+    async def collect(text: str) -> None:
+        parts.append(text)
+
+    result = await h.chat.answer(prepared, streaming=True, on_delta=collect)
+    assert result.answer.startswith("An answer from the model.")
+    assert result.answer.endswith("\n\n출처:\n[1] 부산 핀테크 해커톤")
+    # the stream's last delta is the list (the fake model streams word by word)
+    assert parts[-1] == "\n\n출처:\n[1] 부산 핀테크 해커톤"
+    assert "".join(parts[:-1]).strip() == "An answer from the model."
+    stored = h.db.messages[result.session.session_id][1].content
+    assert stored == result.answer
+    # the envelope endpoint's answers keep the text as the model wrote it
+    plain = await h.chat.chat(BOB, "부산 핀테크 해커톤 알려줘", None)
+    assert plain.answer == "An answer from the model."
+    # a retrieval-only answer lists its items itself
+    bare = Harness(model=FakeModel(configured=False),
+                   search=FakeSearch([hit("c-0007", "부산 핀테크 해커톤")]))
+    listed = await _ask(bare, QUESTION, [], options)
+    assert listed.mode == "retrieval-only" and "출처:" not in listed.answer
