@@ -327,3 +327,33 @@ async def test_the_exchange_is_projected_and_can_be_rated(stack):
             headers={"Authorization": f"Bearer {key(user)}"})
     assert rated.status_code == 200, rated.text
     assert rated.json()["data"]["rating"] == "up"
+
+
+async def test_a_failed_model_raises_the_sdks_server_error_and_stores_nothing(stack, llm):
+    user = uuid.uuid4().hex
+    client = async_client(stack, user, max_retries=0)
+    first = await client.chat.completions.create(
+        model=MODEL, messages=[{"role": "user", "content": "안녕"}])
+    conversation = (first.model_extra or {})["conversation_id"]
+    assert first.usage is not None
+
+    async def titled() -> bool:  # the title's model call is over: the faults are this test's
+        return (await usage_today(stack, user))["totalTokens"] > first.usage.total_tokens
+
+    await eventually(titled, within=15)
+    ask = {"model": MODEL, "messages": [{"role": "user", "content": "Any prize money?"}],
+           "extra_body": {"conversation_id": conversation}}
+    llm.fail_next("500", "500")  # the call and chatbot-api's one retry
+    with pytest.raises(openai.InternalServerError) as failed:
+        await client.chat.completions.create(**ask)
+    assert failed.value.status_code == 503 and failed.value.code == "llm_unavailable"
+    # once the answer has started, the stream ends with an error event the SDK raises
+    llm.fail_next("500", "500")
+    stream = await client.chat.completions.create(**ask, stream=True)
+    received = []
+    with pytest.raises(openai.APIError) as broken:
+        async for chunk in stream:
+            received.append(chunk)
+    assert received and received[0].choices[0].delta.role == "assistant"
+    assert "language model" in str(broken.value.message)
+    assert len(await stored_messages(stack, user, conversation)) == 2

@@ -102,6 +102,15 @@ async def test_a_retrieval_failure_answers_as_general_and_is_not_cached():
     assert [t.role for t in h.model.calls[0]] == ["system", "user"], "no catalog context"
 
 
+async def test_a_catalog_question_that_found_nothing_is_not_cached():
+    h = Harness(search=FakeSearch([]))
+    await h.chat.chat(ALICE, QUESTION, None)
+    assert h.cache.entries == {}, "the item may be added the next minute"
+    h.search.hits = [hit("c-0007", "부산 핀테크 해커톤")]
+    later = await h.chat.chat(BOB, QUESTION, None)
+    assert [s["documentId"] for s in later.sources] == ["c-0007"] and h.cache.entries
+
+
 async def test_a_model_failure_stores_nothing():
     h = Harness(model=FakeModel(fail=LlmTimeout("the model timed out")))
     with pytest.raises(LlmTimeout):

@@ -231,7 +231,7 @@ def error_detail(code: ErrorCode, message: str, data: Any = None) -> ErrorDetail
     for name, text in (data.items() if isinstance(data, Mapping) else ()):
         fields.setdefault(param_name(str(name)), text)  # a union's members: the first one's
     param = next(iter(fields), None)
-    if fields:
+    if fields and code.status == 400:  # the invalid fields, each with what is wrong
         message = f"{message}: " + "; ".join(f"{name}: {text}" for name, text in fields.items())
     kind = _TYPES.get(code.status, "server_error" if code.status >= 500 else "invalid_request_error")
     name = ("model_not_found" if code.status == 404 and param == "model"

@@ -429,13 +429,20 @@ class ChatService:
             shown = text + footer
         session, exchange = await self._store_exchange(p, shown, sources, usage, mode)
         ANSWERS.labels(mode).inc()
-        if p.cache_key and p.cached is None and not p.retrieval_failed:
+        if p.cache_key and p.cached is None and self._worth_caching(p):
             await self._cache.put(p.cache_key, CachedAnswer(text, mode, sources),
                                   still_true_for(p.hits, self._clock()))
         created = p.session is None
         if created and self._titles is not None and self._model.configured and mode != VERIFIED:
             self._spawn(self._titles.retitle(session, p.question))
         return ChatResult(shown, mode, session, exchange, created, usage, sources, p.quota)
+
+    @staticmethod
+    def _worth_caching(p: Prepared) -> bool:
+        """Whether the answer may serve the same first question for a while: not when retrieval
+        failed, nor when a catalog question found nothing (the catalog changes: the item it asks
+        for may be added the next minute, and "nothing found" must not outlive that)."""
+        return not p.retrieval_failed and (bool(p.hits) or p.route.kind is not RouteKind.CATALOG)
 
     async def _store_exchange(self, p: Prepared, text: str, sources: list[dict[str, Any]],
                               usage: TokenUsage, mode: str) -> tuple[SessionState, Exchange]:
