@@ -357,3 +357,28 @@ async def test_a_failed_model_raises_the_sdks_server_error_and_stores_nothing(st
     assert received and received[0].choices[0].delta.role == "assistant"
     assert "language model" in str(broken.value.message)
     assert len(await stored_messages(stack, user, conversation)) == 2
+
+
+async def test_a_client_that_leaves_mid_stream_leaves_a_stored_answer(stack, llm):
+    user = uuid.uuid4().hex
+    client = async_client(stack, user, max_retries=0)
+    first = await client.chat.completions.create(
+        model=MODEL, messages=[{"role": "user", "content": "안녕"}])
+    conversation = (first.model_extra or {})["conversation_id"]
+    llm.chunk_delay = 0.3  # four pieces: the answer takes over a second
+    try:
+        stream = await client.chat.completions.create(
+            model=MODEL, messages=[{"role": "user", "content": "Any prize money?"}], stream=True,
+            extra_body={"conversation_id": conversation})
+        async for chunk in stream:
+            if chunk.choices and chunk.choices[0].delta.content:
+                break  # the first words are on screen; the client goes away
+        await stream.close()
+
+        async def stored_whole() -> bool:
+            messages = await stored_messages(stack, user, conversation)
+            return len(messages) == 4 and messages[3]["content"].startswith("echo: Any prize money?")
+
+        await eventually(stored_whole, within=15)
+    finally:
+        llm.chunk_delay = 0.0
