@@ -222,8 +222,11 @@ def test_the_sync_client_in_both_modes(stack):
     user = uuid.uuid4().hex
     client = openai.OpenAI(base_url=base_url(stack), api_key=key(user), timeout=30)
     assert [m.id for m in client.models.list()] == [MODEL]
+    # fields this endpoint does not use are ignored, as OpenAI-compatible servers ignore them
     completion = client.chat.completions.create(
-        model=MODEL, messages=[{"role": "user", "content": "Any hackathons for students?"}])
+        model=MODEL, messages=[{"role": "user", "content": "Any hackathons for students?"}],
+        temperature=0.2, max_tokens=64, user="someone", seed=7,
+        extra_body={"top_k": 5, "repetition_penalty": 1.1})
     conversation = (completion.model_extra or {})["conversation_id"]
     with client.chat.completions.create(
             model=MODEL, messages=[{"role": "user", "content": "When does it close?"}],
