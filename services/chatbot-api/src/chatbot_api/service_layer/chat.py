@@ -268,15 +268,16 @@ class ChatService:
         a new session starts and the transcript is the history its first answer is given."""
         question = normalize_message(raw_message)
         quota = await self._limiter.hit(principal.user_id)
-        if transcript is not None and conversation_id is None and transcript.turns:
-            conversation_id = await self._session_of_thread(principal.user_id, transcript.key)
+        client_key = transcript.key if transcript is not None else EMPTY  # hashed once
+        if transcript is not None and transcript.turns and conversation_id is None:
+            conversation_id = await self._session_of_thread(principal.user_id, client_key)
         session, stored, history = (
             await self._session_and_history(conversation_id, principal.user_id)
             if conversation_id else (None, [], []))
         previous = _previous(stored)
         thread_base = None
         if transcript is not None:
-            thread_base = transcript.key if session is None else (session.thread_key or EMPTY)
+            thread_base = client_key if session is None else (session.thread_key or EMPTY)
             if session is None:
                 history = window_history(list(transcript.turns),
                                          self._settings.chatbot_history_token_window, self._cost)
