@@ -45,12 +45,12 @@ async def test_unprojected_turns_are_read_from_the_command_store(settings, engin
                                 utcnow())
     try:
         reader = SessionService(unit_of_work(engine), MongoReadModel(db), utcnow)
-        assert len(await MongoReadModel(db).messages_between(sid, 1, 4)) == 2
-        _, history = await reader.messages(sid, user, 1, 10)
-        assert [(m.sequence_number, m.content, f) for m, f in history] == [
+        session, history = await reader.messages(sid, user, 1, 10)
+        assert len(await MongoReadModel(db).messages_by_ids(sid, list(session.path))) == 2
+        assert [(v.message.sequence_number, v.message.content, v.feedback) for v in history] == [
             (1, "q1", None), (2, "a1", None), (3, "q2", None), (4, "a2", None)]
         _, page = await reader.messages(sid, user, 2, 3)
-        assert [m.content for m, _ in page] == ["a1", "q2"]
+        assert [v.message.content for v in page] == ["a1", "q2"]
     finally:
         await mongo.close()
 
@@ -65,7 +65,7 @@ async def test_history_falls_back_to_the_command_store_when_mongodb_is_down(sett
     try:
         reader = SessionService(unit_of_work(engine), MongoReadModel(mongo["x"]), utcnow)
         _, history = await reader.messages(sid, user, 1, 10)
-        assert [m.content for m, _ in history] == ["q1", "a1"]
+        assert [v.message.content for v in history] == ["q1", "a1"]
         sessions, total = await reader.list_sessions(user, is_active=None, offset=0, limit=10)
         assert total == 1 and sessions[0].session_id == sid
     finally:

@@ -76,3 +76,65 @@ async def test_0004_backfills_message_versions_from_the_outbox(settings) -> None
     finally:
         await engine.dispose()
     assert [tuple(r) for r in rows] == [("m-1", 5), ("m-2", None)]  # m-2 had no outbox row
+
+
+@pytest.mark.parametrize("store", ["mariadb", "sqlite"])
+async def test_0008_turns_existing_conversations_into_linear_paths(settings, tmp_path, store) -> None:
+    """Messages written before the tree follow the one before them; each session's path is its
+    messages in order; and on MariaDB the revision goes down and up again (SQLite, the make-run
+    store, cannot drop a column of a table others refer to while foreign keys are on: its
+    downgrades are not supported, as for 0007)."""
+    import json
+    from datetime import UTC, datetime
+
+    from alembic import command
+    from sqlalchemy import text
+
+    from techai_shared.db.migrate import _config
+
+    url = settings.mysql_url if store == "mariadb" else f"sqlite+aiosqlite:///{tmp_path}/t.db"
+    engine = make_engine(CommonSettings(mysql_url=url))
+
+    def _to(connection: Connection, revision: str, down: bool = False) -> None:
+        cfg = _config()
+        cfg.attributes["connection"] = connection
+        (command.downgrade if down else command.upgrade)(cfg, revision)
+
+    now = datetime.now(UTC).replace(tzinfo=None)
+    try:
+        async with engine.begin() as conn:
+            if store == "mariadb":
+                await conn.run_sync(_to, "0007", True)
+            else:
+                await conn.run_sync(_to, "0007")
+            for sid, count in (("s-a", 3), ("s-b", 0)):
+                await conn.execute(text(
+                    "INSERT INTO conversation_sessions (session_id, user_id, title, created_at, "
+                    "last_message_at, is_active, message_count, version) "
+                    "VALUES (:sid, 'u', 't', :now, :now, 1, :count, 7)"),
+                    {"sid": sid, "now": now, "count": count})
+            for n in (3, 1, 2):  # written out of order: the sequence decides
+                await conn.execute(text(
+                    "INSERT INTO conversation_messages (message_id, session_id, role, content, "
+                    "sequence_number, token_count, created_at) "
+                    "VALUES (:mid, 's-a', 'user', 'hi', :n, 1, :now)"),
+                    {"mid": f"m-{n}", "n": n, "now": now})
+            await conn.run_sync(_to, "head")
+            parents = dict((await conn.execute(text(
+                "SELECT message_id, parent_message_id FROM conversation_messages"))).all())
+            paths = dict((await conn.execute(text(
+                "SELECT session_id, path FROM conversation_sessions"))).all())
+            # siblings share a sequence number now
+            await conn.execute(text(
+                "INSERT INTO conversation_messages (message_id, session_id, role, content, "
+                "sequence_number, token_count, created_at, parent_message_id) "
+                "VALUES ('m-2b', 's-a', 'user', 'hi', 2, 1, :now, 'm-1')"), {"now": now})
+            await conn.execute(text("DELETE FROM conversation_messages WHERE message_id = 'm-2b'"))
+            if store == "mariadb":
+                await conn.run_sync(_to, "0007", True)
+                await conn.run_sync(_to, "head")
+    finally:
+        await engine.dispose()
+    assert parents == {"m-1": None, "m-2": "m-1", "m-3": "m-2"}
+    assert {sid: json.loads(p) if isinstance(p, str) else p for sid, p in paths.items()} == {
+        "s-a": ["m-1", "m-2", "m-3"], "s-b": []}

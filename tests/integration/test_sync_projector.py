@@ -113,6 +113,49 @@ async def test_shuffled_duplicated_delivery_gives_the_same_projection_as_ordered
     assert len(other_messages) == (0 if with_delete else 4)
 
 
+async def test_a_branched_conversation_projects_its_tree_and_replays_change_nothing(
+        engine, mongo, settings):
+    """Regenerated answers, an edited question and a switch back: the current path and every
+    message's parent reach MongoDB, and the same events again, duplicated or in another order,
+    one by one or in bulk, leave it exactly as it is."""
+    store = Conversations(engine)
+    user = uuid.uuid4().hex
+    first = await store.append_exchange(user, None, *_pair("해커톤 있어?"), utcnow())
+    sid = first.session.session_id
+    second = await store.append_exchange(user, sid, *_pair("마감은?"), utcnow())
+    again = await store.regenerate(user, sid, second.assistant_message.message_id,
+                                   NewMessage("assistant", "다시 한 답변", 3), utcnow())
+    edited = await store.edit(user, sid, second.user_message.message_id, *_pair("상금은?"), utcnow())
+    back = await store.switch(user, sid, second.user_message.message_id)
+    events = await _outbox_events(engine, [sid])
+
+    ordered, db = await _projector(mongo, settings.mongodb_database)
+    for event in events:
+        assert await ordered.apply(event) is Outcome.APPLIED
+    expected = await _snapshot(db)
+    session = expected[SESSIONS][0]
+    assert session["path"] == list(back.path) == [
+        first.user_message.message_id, first.assistant_message.message_id,
+        second.user_message.message_id, again.message_id]
+    assert session["leaf_message_id"] == again.message_id and session["message_count"] == 4
+    parents = {m["message_id"]: m["parent_message_id"] for m in expected[MESSAGES]}
+    assert parents[again.message_id] == parents[second.assistant_message.message_id] == (
+        second.user_message.message_id)
+    assert parents[edited.user_message.message_id] == first.assistant_message.message_id
+    assert len(parents) == 7
+
+    for event in events:  # replayed: nothing new
+        assert await ordered.apply(event) in (Outcome.STALE, Outcome.DUPLICATE)
+    assert await _snapshot(db) == expected
+    for seed in (3, 11):
+        other, other_db = await _projector(mongo, f"{settings.mongodb_database}_tree{seed}")
+        stream = events * 2
+        random.Random(seed).shuffle(stream)
+        for start in range(0, len(stream), 5):
+            await other.apply_many(stream[start:start + 5])
+        assert await _snapshot(other_db) == expected, f"seed {seed}"
+
+
 @pytest.mark.parametrize("with_delete", [False, True], ids=["live", "deleted"])
 async def test_apply_many_in_any_chunks_gives_the_projection_of_apply_in_order(
     engine, mongo, settings, with_delete

@@ -10,7 +10,7 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from techai_shared.clock import utcnow
-from techai_shared.conversation.exchange import append_exchange
+from techai_shared.conversation.exchange import append_exchange, apply_and_save
 from techai_shared.conversation.model import (
     HistoryMessage,
     NewMessage,
@@ -65,6 +65,42 @@ class Conversations:
             await uow.commit()
         return Written(session.state, exchange.user_message, exchange.assistant_message,
                        session_id is None)
+
+    async def regenerate(self, user_id: str, session_id: str, answer_id: str, answer: NewMessage,
+                         now: datetime) -> StoredMessage:
+        """Another answer to the question of `answer_id`, as chatbot-api's regenerate writes it."""
+        async with self.uow() as uow:
+            session = await uow.sessions.get_owned(session_id, user_id, for_update=True)
+            tree = await uow.sessions.tree(session_id)
+            base = tree.path_to(tree.nodes[answer_id].parent_message_id or "")
+            session, stored = await apply_and_save(
+                uow.sessions, session, user_id, lambda s: s.add_answer(user_id, base, answer, now))
+            await uow.commit()
+        return stored
+
+    async def edit(self, user_id: str, session_id: str, question_id: str, question: NewMessage,
+                   answer: NewMessage, now: datetime) -> Written:
+        """A new version of the question `question_id` and its answer, as chatbot-api's edit
+        writes them."""
+        async with self.uow() as uow:
+            session = await uow.sessions.get_owned(session_id, user_id, for_update=True)
+            tree = await uow.sessions.tree(session_id)
+            parent = tree.nodes[question_id].parent_message_id
+            base = tree.path_to(parent) if parent else ()
+            session, exchange = await apply_and_save(
+                uow.sessions, session, user_id,
+                lambda s: s.branch_exchange(user_id, base, question, answer, now))
+            await uow.commit()
+        return Written(session.state, exchange.user_message, exchange.assistant_message, False)
+
+    async def switch(self, user_id: str, session_id: str, message_id: str) -> SessionState:
+        async with self.uow() as uow:
+            session = await uow.sessions.get_owned(session_id, user_id, for_update=True)
+            tree = await uow.sessions.tree(session_id)
+            session.switch(user_id, tree.branch_of(message_id), utcnow())
+            await uow.sessions.save(session)
+            await uow.commit()
+        return session.state
 
     async def rename(self, session_id: str, user_id: str, title: str) -> SessionState:
         async with self.uow() as uow:

@@ -34,6 +34,7 @@ from techai_shared.conversation.model import (
     SessionState,
     StoredMessage,
 )
+from techai_shared.conversation.tree import Node, Tree
 from techai_shared.errors import LlmUnavailable, RateLimited, SessionNotFound
 from techai_shared.events import EventEnvelope
 
@@ -58,16 +59,19 @@ class FakeSessionRepository:
         self._pending = pending
         self.thread_keys: dict[str, str] = {}  # set in this unit of work, kept on commit
 
-    async def get_owned(self, session_id: str, user_id: str, *, for_update: bool = False) -> Session:
+    async def get(self, session_id: str, *, for_update: bool = False) -> Session | None:
         state = self._db.sessions.get(session_id)
-        if state is None:
+        return None if state is None else Session(state, thread_key=self._db.thread_keys.get(session_id))
+
+    async def get_owned(self, session_id: str, user_id: str, *, for_update: bool = False) -> Session:
+        session = await self.get(session_id)
+        if session is None:
             raise SessionNotFound(f"session {session_id} not found")
-        session = Session(state, thread_key=self._db.thread_keys.get(session_id))
         session.check_owner(user_id)
         return session
 
-    async def set_thread_key(self, session_id: str, key: str) -> None:
-        self.thread_keys[session_id] = key
+    async def set_thread_key(self, session_id: str, key: str | None) -> None:
+        self.thread_keys[session_id] = key  # type: ignore[assignment]
 
     async def session_of_thread(self, user_id: str, key: str) -> str | None:
         mine = [s for s in self._db.sessions.values() if s.user_id == user_id
@@ -77,8 +81,16 @@ class FakeSessionRepository:
     async def get_owned_with_recent(self, session_id: str, user_id: str, count: int
                                     ) -> tuple[Session, list[HistoryMessage]]:
         session = await self.get_owned(session_id, user_id)
-        stored = self._db.messages.get(session_id, [])[-count:] if count else []
-        return session, [HistoryMessage(m.role, m.content, m.sources) for m in stored]
+        path = session.state.path
+        return session, await self.history(session_id, path[-count:] if count else ())
+
+    async def history(self, session_id: str, ids: Sequence[str]) -> list[HistoryMessage]:
+        by_id = {m.message_id: m for m in self._db.messages.get(session_id, [])}
+        return [HistoryMessage(m.role, m.content, m.sources) for i in ids if (m := by_id.get(i))]
+
+    async def tree(self, session_id: str) -> Tree:
+        return Tree(Node(m.message_id, m.parent_message_id, m.role, m.version or 0)
+                    for m in self._db.messages.get(session_id, []))
 
     async def save(self, session: Session) -> None:
         if session.session_id in self._db.changed_under_reader:
@@ -92,10 +104,10 @@ class FakeSessionRepository:
             raise ConcurrentChange(f"session {session.session_id} changed")
         self._pending.append(session)
 
-    async def messages(self, session_id: str, *, sequences: Sequence[int] | None = None
+    async def messages(self, session_id: str, *, ids: Sequence[str] | None = None
                        ) -> list[StoredMessage]:
         found = self._db.messages.get(session_id, [])
-        return [m for m in found if sequences is None or m.sequence_number in sequences]
+        return [m for m in found if ids is None or m.message_id in ids]
 
     async def list_for_user(self, user_id: str, *, is_active: bool | None, offset: int, limit: int
                             ) -> tuple[list[SessionState], int]:

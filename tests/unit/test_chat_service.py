@@ -123,8 +123,8 @@ async def test_a_stream_whose_client_leaves_is_still_stored():
     h = Harness(model=FakeModel("one two three four five six", delay=0.002))
     prepared = await h.chat.prepare(ALICE, QUESTION, None, ChatOptions())
     events = h.chat.stream(prepared)
-    assert (await anext(events))[0] == "metadata"
-    assert (await anext(events))[0] == "delta"
+    assert (await anext(events)).name == "metadata"
+    assert (await anext(events)).name == "delta"
     await events.aclose()  # the client went away after the first piece of text
     await h.chat.drain(within=2)
     assert h.stored_messages() == 2
@@ -136,11 +136,17 @@ async def test_a_stream_sends_metadata_deltas_sources_and_done_in_order():
     h = Harness(model=FakeModel("a streamed answer"))
     prepared = await h.chat.prepare(ALICE, QUESTION, None, ChatOptions())
     events = [e async for e in h.chat.stream(prepared)]
-    names = [name for name, _ in events]
+    names = [e.name for e in events]
     assert names[0] == "metadata" and names[-2:] == ["sources", "done"]
-    assert "".join(d["text"] for n, d in events if n == "delta") == "a streamed answer "
-    done = events[-1][1]
+    assert "".join(e.data["text"] for e in events if e.name == "delta") == "a streamed answer "
+    done = events[-1].data
     assert done["messageId"] == h.db.messages[prepared.session_id][1].message_id
+    # the first event names the answer before it exists; each event's id numbers it and counts
+    # the characters of the answer delivered so far
+    assert events[0].data["messageId"] == done["messageId"]
+    assert [e.id for e in events] == [
+        f"{i}.{len(''.join(d.data['text'] for d in events[:i] if d.name == 'delta'))}"
+        for i in range(1, len(events) + 1)]
 
 
 async def test_the_title_task_is_spawned_once_for_a_new_session():

@@ -50,13 +50,13 @@ def _record(value: bytes | None, headers: tuple[tuple[str, bytes], ...] = ()) ->
 
 
 def test_session_payload_maps_to_snake_case_document_with_bson_datetimes():
-    event = _event(EventType.SESSION_UPDATED, 4, session_payload(_session()).to_payload())
+    event = _event(EventType.SESSION_UPDATED, 4, session_payload(_session(path=("q1", "a1"))).to_payload())
     doc = session_document(event, NOW)
     assert doc == {
         "session_id": "s1", "user_id": "u1", "title": "AI 해커톤 있어?",
         "created_at": T0, "last_message_at": T0, "is_active": True, "message_count": 2,
         "deleted_at": None, "is_deleted": False, "version": 4,
-        "event_occurred_at": T0, "updated_at": NOW,
+        "event_occurred_at": T0, "updated_at": NOW, "path": ["q1", "a1"], "leaf_message_id": "a1",
     }
     assert doc["created_at"].tzinfo is not None
 
@@ -77,13 +77,21 @@ def test_offsets_other_than_utc_are_normalised():
 
 
 def test_message_payload_maps_to_document_with_event_version():
-    message = StoredMessage("m1", "s1", "assistant", "답변", 2, 7, [{"type": "contest", "id": "c1"}], T0)
+    message = StoredMessage("m1", "s1", "assistant", "답변", 2, 7, [{"type": "contest", "id": "c1"}], T0,
+                            parent_message_id="q1")
     doc = message_document(_event(EventType.MESSAGE_CREATED, 3, message_payload(message, "u1").to_payload()))
     assert doc == {
         "message_id": "m1", "session_id": "s1", "user_id": "u1", "role": "assistant",
         "content": "답변", "sequence_number": 2, "token_count": 7,
         "sources": [{"type": "contest", "id": "c1"}], "created_at": T0, "version": 3,
+        "parent_message_id": "q1",
     }
+
+
+def test_a_session_event_written_before_the_tree_leaves_the_path_alone():
+    payload = session_payload(_session()).to_payload()
+    del payload["path"], payload["leafMessageId"]
+    assert "path" not in session_document(_event(EventType.SESSION_UPDATED, 4, payload), NOW)
 
 
 @pytest.mark.parametrize("payload", [

@@ -17,6 +17,7 @@ from chatbot_api.adapters.llm import make_model
 from chatbot_api.adapters.rate_limit import RedisRateLimiter
 from chatbot_api.adapters.read_model import MongoReadModel
 from chatbot_api.adapters.response_cache import ResponseCache
+from chatbot_api.adapters.stream_log import RedisStreamLog
 from chatbot_api.adapters.tokens import TokenCounter
 from chatbot_api.adapters.unit_of_work import SqlChatUnitOfWork
 from chatbot_api.domain.usage import PriceTable, Pricing
@@ -163,6 +164,8 @@ def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,
         pricing=prices,
         titles=titles,
         verified=verified,
+        stream_log=RedisStreamLog(redis, settings.chatbot_stream_resume_seconds,
+                                  idle_seconds=settings.chatbot_model_total_timeout_seconds + 10),
     )
 
 

@@ -89,6 +89,9 @@ class ChatbotSettings(CommonSettings):
         default_factory=lambda: list(DEFAULT_MODEL_PRICES))
     # A stream sends an SSE comment this often, so proxies keep it open while the model thinks.
     chatbot_stream_keepalive_seconds: float = Field(default=10.0, gt=0, le=15)
+    # How long a streamed answer's events are kept in Redis after its last one, for a client that
+    # lost its connection to resume with Last-Event-ID (then the stored answer serves it).
+    chatbot_stream_resume_seconds: int = Field(default=900, ge=600)
     # The model id the OpenAI-compatible endpoint (/v1) lists and accepts; it names the chatbot,
     # not the model behind it.
     chatbot_openai_model: str = Field(default="techai-chat", min_length=1, max_length=200)

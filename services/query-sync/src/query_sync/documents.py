@@ -36,7 +36,8 @@ def session_document(event: EventEnvelope, now: datetime) -> dict[str, Any]:
     """The conversation_sessions document as of this event; `now` is the projection write time."""
     state = _parse(SessionPayload, event)
     deleted = event.event_type is EventType.SESSION_DELETED or state.deleted_at is not None
-    return {
+    tree = {} if state.path is None else {"path": state.path, "leaf_message_id": state.leaf_message_id}
+    return {**tree,
         "session_id": state.session_id,
         "user_id": state.user_id,
         "title": state.title,
@@ -65,6 +66,7 @@ def message_document(event: EventEnvelope) -> dict[str, Any]:
         "token_count": message.token_count,
         "sources": message.sources,
         "created_at": message.created_at,
+        "parent_message_id": message.parent_message_id,
         "version": event.version,
     }
 

@@ -32,14 +32,14 @@ def session_payload(s: SessionState) -> SessionPayload:
     return SessionPayload(
         session_id=s.session_id, user_id=s.user_id, title=s.title, created_at=s.created_at,
         last_message_at=s.last_message_at, is_active=s.is_active, message_count=s.message_count,
-        deleted_at=s.deleted_at)
+        deleted_at=s.deleted_at, path=list(s.path), leaf_message_id=s.leaf_message_id)
 
 
 def message_payload(m: StoredMessage, user_id: str) -> MessagePayload:
     return MessagePayload(
         session_id=m.session_id, message_id=m.message_id, user_id=user_id, role=m.role,
         content=m.content, sequence_number=m.sequence_number, token_count=m.token_count,
-        sources=m.sources, created_at=m.created_at)
+        sources=m.sources, created_at=m.created_at, parent_message_id=m.parent_message_id)
 
 
 def _envelope(event_type: EventType, session_id: str, version: int,

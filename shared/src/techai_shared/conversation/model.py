@@ -50,6 +50,7 @@ class NewMessage:
     content: str
     token_count: int
     sources: list[dict[str, Any]] = field(default_factory=list)
+    message_id: str | None = None  # assigned beforehand when a stream announces it; else on store
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,9 @@ class StoredMessage:
     sources: list[dict[str, Any]]
     created_at: datetime
     version: int | None = None  # of its ConversationMessageCreated event; None on pre-0004 rows
+    # The message it follows (None for a session's first question): messages form a tree whose
+    # branches are regenerated answers and edited questions; sequence_number is the depth.
+    parent_message_id: str | None = None
 
 
 class HistoryMessage(NamedTuple):
@@ -87,6 +91,13 @@ class SessionState:
     version: int
     deleted_at: datetime | None = None
     expired_at: datetime | None = None
+    # The current path through the message tree, root first: what history shows, what the next
+    # question follows; message_count is its length.
+    path: tuple[str, ...] = ()
+
+    @property
+    def leaf_message_id(self) -> str | None:
+        return self.path[-1] if self.path else None
 
 
 @dataclass(frozen=True)
@@ -166,19 +177,48 @@ class Session:
 
     def append_exchange(self, user_id: str, question: NewMessage, answer: NewMessage,
                         now: datetime) -> Exchange:
-        """Store a question and its answer: the next two sequence numbers, one event version each,
-        and a third for the session's new count and activity."""
+        """A question after the current leaf and its answer: the next two sequence numbers, one
+        event version each, and a third for the session's new path, count and activity."""
+        return self.branch_exchange(user_id, self.state.path, question, answer, now)
+
+    def branch_exchange(self, user_id: str, base: tuple[str, ...], question: NewMessage,
+                        answer: NewMessage, now: datetime) -> Exchange:
+        """A question after the path `base` (the current one, or a prefix of some path: an edited
+        question starts a new branch beside the one it replaces) and its answer; the new path is
+        `base` and the two messages."""
         self.check_owner(user_id)
+        q = self._stored(question, base, 1, now)
+        a = self._stored(answer, (*base, q.message_id), 2, now)
+        self.events += [MessageAdded(q, self.state.user_id, now), MessageAdded(a, self.state.user_id, now)]
+        self._move((*base, q.message_id, a.message_id), now, self.state.version + 3)
+        return Exchange(q, a)
+
+    def add_answer(self, user_id: str, base: tuple[str, ...], answer: NewMessage,
+                   now: datetime) -> StoredMessage:
+        """Another answer to the question that ends `base` (a sibling of its earlier answers),
+        which becomes the current leaf: one version for the message, one for the session."""
+        self.check_owner(user_id)
+        a = self._stored(answer, base, 1, now)
+        self.events.append(MessageAdded(a, self.state.user_id, now))
+        self._move((*base, a.message_id), now, self.state.version + 2)
+        return a
+
+    def switch(self, user_id: str, path: tuple[str, ...], now: datetime) -> None:
+        """Make another path of the tree current (ConversationSessionUpdated); activity unchanged."""
+        self.check_owner(user_id)
+        if path != self.state.path:
+            self._change(Change.UPDATED, now, path=path, message_count=len(path))
+
+    def _stored(self, m: NewMessage, base: tuple[str, ...], offset: int, now: datetime
+                ) -> StoredMessage:
         s = self.state
-        stored = [
-            StoredMessage(new_id(), s.session_id, m.role, m.content, s.message_count + 1 + i,
-                          m.token_count, m.sources, now, s.version + 1 + i)
-            for i, m in enumerate((question, answer))
-        ]
-        self.events += [MessageAdded(m, s.user_id, now) for m in stored]
-        self._change(Change.UPDATED, now, message_count=s.message_count + 2, version=s.version + 3,
+        return StoredMessage(m.message_id or new_id(), s.session_id, m.role, m.content,
+                             len(base) + 1, m.token_count, m.sources, now,
+                             s.version + offset, base[-1] if base else None)
+
+    def _move(self, path: tuple[str, ...], now: datetime, version: int) -> None:
+        self._change(Change.UPDATED, now, path=path, message_count=len(path), version=version,
                      last_message_at=now, is_active=True)
-        return Exchange(stored[0], stored[1])
 
     def rename(self, user_id: str, title: str, now: datetime) -> None:
         """A new title (ConversationSessionUpdated)."""

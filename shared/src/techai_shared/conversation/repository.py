@@ -29,6 +29,7 @@ from techai_shared.conversation.model import (
     SessionState,
     StoredMessage,
 )
+from techai_shared.conversation.tree import Node, Tree
 from techai_shared.db.schema import conversation_messages as messages_t
 from techai_shared.db.schema import conversation_sessions as sessions_t
 from techai_shared.db.unit_of_work import Outbox
@@ -38,14 +39,16 @@ from techai_shared.errors import SessionNotFound
 # building SQLAlchemy expressions per call was a tenth of chatbot-api's CPU under load (make bench).
 _SESSION_BY_ID = select(sessions_t).where(sessions_t.c.session_id == bindparam("p_session_id"))
 _SESSION_FOR_UPDATE = _SESSION_BY_ID.with_for_update()
-_RECENT_MESSAGES = (
-    select(messages_t.c.role, messages_t.c.content, messages_t.c.sources)
+_PATH_MESSAGES = (
+    select(messages_t.c.message_id, messages_t.c.role, messages_t.c.content, messages_t.c.sources)
     .where(messages_t.c.session_id == bindparam("p_session_id"),
-           messages_t.c.sequence_number > bindparam("p_after"))
-    .order_by(messages_t.c.sequence_number)
+           messages_t.c.message_id.in_(bindparam("p_ids", expanding=True)))
 )
+_TREE = (select(messages_t.c.message_id, messages_t.c.parent_message_id, messages_t.c.role,
+                messages_t.c.version, messages_t.c.sequence_number)
+         .where(messages_t.c.session_id == bindparam("p_session_id")))
 _STATE_COLUMNS = ("title", "last_message_at", "is_active", "message_count", "version",
-                  "deleted_at", "expired_at")
+                  "deleted_at", "expired_at", "path")
 _SAVE_IF_UNCHANGED = (
     update(sessions_t)
     .where(sessions_t.c.session_id == bindparam("p_session_id"),
@@ -71,7 +74,7 @@ def _state(row: Row[Any]) -> SessionState:
         session_id=row.session_id, user_id=row.user_id, title=row.title, created_at=row.created_at,
         last_message_at=row.last_message_at, is_active=bool(row.is_active),
         message_count=row.message_count, version=row.version, deleted_at=row.deleted_at,
-        expired_at=row.expired_at,
+        expired_at=row.expired_at, path=tuple(row.path or ()),
     )
 
 
@@ -80,6 +83,7 @@ def _message(row: Row[Any]) -> StoredMessage:
         message_id=row.message_id, session_id=row.session_id, role=row.role, content=row.content,
         sequence_number=row.sequence_number, token_count=row.token_count,
         sources=list(row.sources or []), created_at=row.created_at, version=row.version,
+        parent_message_id=row.parent_message_id,
     )
 
 
@@ -108,15 +112,26 @@ class SessionRepository:
 
     async def get_owned_with_recent(self, session_id: str, user_id: str, count: int
                                     ) -> tuple[Session, list[HistoryMessage]]:
-        """The caller's live session and its newest `count` messages in sequence order, read in
-        one transaction, so the messages are exactly those the session row counts."""
+        """The caller's live session and the newest `count` messages of its current path, in
+        order, read in one transaction, so the messages are exactly those the session row names."""
         session = await self.get_owned(session_id, user_id)
-        messages: list[HistoryMessage] = []
-        if count > 0 and session.state.message_count:
-            rows = (await self._conn.execute(_RECENT_MESSAGES, {
-                "p_session_id": session_id, "p_after": session.state.message_count - count})).all()
-            messages = [HistoryMessage._make(r) for r in rows]
-        return session, messages
+        path = session.state.path
+        return session, await self.history(session_id, path[max(0, len(path) - count):] if count > 0
+                                           else ())
+
+    async def history(self, session_id: str, ids: Sequence[str]) -> list[HistoryMessage]:
+        """The messages with these ids (a stretch of a path), in that order."""
+        if not ids:
+            return []
+        rows = {r.message_id: r for r in (await self._conn.execute(_PATH_MESSAGES, {
+            "p_session_id": session_id, "p_ids": list(ids)})).all()}
+        return [HistoryMessage(r.role, r.content, r.sources) for i in ids if (r := rows.get(i))]
+
+    async def tree(self, session_id: str) -> Tree:
+        """The shape of the session's message tree (ids, parents, roles; no contents)."""
+        rows = (await self._conn.execute(_TREE, {"p_session_id": session_id})).all()
+        return Tree(Node(r.message_id, r.parent_message_id, r.role,
+                         r.version if r.version is not None else r.sequence_number) for r in rows)
 
     async def save(self, session: Session) -> None:
         """Write the session's state, its new messages and the outbox rows of its events."""
@@ -139,12 +154,13 @@ class SessionRepository:
                 "message_id": m.message_id, "session_id": m.session_id, "role": m.role,
                 "content": m.content, "sequence_number": m.sequence_number,
                 "token_count": m.token_count, "sources": m.sources or None,
-                "created_at": m.created_at, "version": m.version} for m in added])
+                "created_at": m.created_at, "version": m.version,
+                "parent_message_id": m.parent_message_id} for m in added])
         await self._outbox.add([to_envelope(e) for e in session.events])
         session.events.clear()
         session.persisted_version = s.version
 
-    async def set_thread_key(self, session_id: str, key: str) -> None:
+    async def set_thread_key(self, session_id: str, key: str | None) -> None:
         """Record the transcript key of the session's latest exchange (see Session.thread_key)."""
         await self._conn.execute(_SET_THREAD_KEY, {"p_session_id": session_id, "p_thread_key": key})
 
@@ -158,16 +174,16 @@ class SessionRepository:
         return row.session_id if row is not None else None
 
     async def messages(
-        self, session_id: str, *, after_sequence: int = 0, offset: int = 0, limit: int = 1000,
-        sequences: Sequence[int] | None = None,
+        self, session_id: str, *, offset: int = 0, limit: int = 1000,
+        ids: Sequence[str] | None = None,
     ) -> list[StoredMessage]:
-        """Messages in sequence order, from the command store (the source of truth)."""
+        """Messages (every branch's, or those with these ids) in sequence order, from the command
+        store (the source of truth)."""
         query = select(messages_t).where(messages_t.c.session_id == session_id)
-        if after_sequence:
-            query = query.where(messages_t.c.sequence_number > after_sequence)
-        if sequences is not None:
-            query = query.where(messages_t.c.sequence_number.in_(list(sequences)))
-        query = query.order_by(messages_t.c.sequence_number).offset(offset).limit(limit)
+        if ids is not None:
+            query = query.where(messages_t.c.message_id.in_(list(ids)))
+        query = query.order_by(messages_t.c.sequence_number, messages_t.c.version,
+                               messages_t.c.message_id).offset(offset).limit(limit)
         return [_message(r) for r in (await self._conn.execute(query)).all()]
 
     async def list_for_user(self, user_id: str, *, is_active: bool | None, offset: int, limit: int

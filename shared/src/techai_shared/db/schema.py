@@ -39,6 +39,9 @@ conversation_sessions = Table(
     # The transcript key of the session's latest exchange (chatbot_api.domain.thread): how a client
     # of the OpenAI-compatible endpoint that resends the whole conversation finds its session.
     Column("thread_key", String(64), nullable=True),
+    # The current path through the message tree, root first, as a JSON list of message ids
+    # (migration 0008): what history shows and what the next question follows.
+    Column("path", JSON, nullable=True),
     Index("ix_sessions_user_last", "user_id", "deleted_at", "last_message_at"),
     Index("ix_sessions_user_thread", "user_id", "thread_key"),
     Index("ix_sessions_active_last", "is_active", "last_message_at"),
@@ -62,7 +65,10 @@ conversation_messages = Table(
     Column("created_at", UtcDateTime, nullable=False),
     # The version of its ConversationMessageCreated event (migration 0004; NULL on older rows).
     Column("version", Integer, nullable=True),
-    UniqueConstraint("session_id", "sequence_number", name="uq_messages_session_seq"),
+    # The message it follows, NULL for a first question (migration 0008): a regenerated answer or
+    # an edited question is a sibling of the one it replaces, at the same sequence number (depth).
+    Column("parent_message_id", String(36), nullable=True),
+    Index("ix_messages_session_seq", "session_id", "sequence_number"),
 )
 
 outbox_events = Table(

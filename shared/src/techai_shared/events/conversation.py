@@ -56,6 +56,10 @@ class SessionPayload(_SessionScoped):
     is_active: bool = Field(alias="isActive")
     message_count: int = Field(alias="messageCount", ge=0)
     deleted_at: datetime | None = Field(alias="deletedAt", default=None)
+    # The current path through the message tree, root first (absent from events written before
+    # messages formed a tree: their path is the messages in sequence order).
+    path: list[str] | None = None
+    leaf_message_id: str | None = Field(alias="leafMessageId", default=None)
 
 
 class MessagePayload(_SessionScoped):
@@ -69,6 +73,8 @@ class MessagePayload(_SessionScoped):
     token_count: int = Field(alias="tokenCount", ge=0)
     sources: list[dict[str, Any]] = Field(default_factory=list)
     created_at: datetime = Field(alias="createdAt")
+    # The message it follows; null for a first question (and in events written before the tree)
+    parent_message_id: str | None = Field(alias="parentMessageId", default=None)
 
     @field_validator("sources", mode="before")
     @classmethod

@@ -97,6 +97,7 @@ def event_stream_response(description: str, events: Mapping[str, Any]) -> dict[s
             "required": ["event", "data"],
             "properties": {
                 "event": {"const": name},
+                "id": {"type": "string", "description": "where a resumed stream goes on from"},
                 "data": {"type": "string", "contentMediaType": "application/json",
                          "contentSchema": inline_schema(type_)},
             },

@@ -36,6 +36,7 @@ INDEXES: dict[str, list[tuple[str, list[tuple[str, int]], dict[str, Any]]]] = {
                  ("ttl_last_message_at", [("last_message_at", 1)], _TTL)],
     "messages": [("uq_message_id", [("message_id", 1)], {"unique": True}),
                  ("ix_session_sequence", [("session_id", 1), ("sequence_number", 1)], {}),
+                 ("ix_session_parent", [("session_id", 1), ("parent_message_id", 1)], {}),
                  ("ttl_created_at", [("created_at", 1)], _TTL)],
 }
 

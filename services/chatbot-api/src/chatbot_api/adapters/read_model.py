@@ -26,6 +26,7 @@ def _message(doc: dict[str, Any]) -> StoredMessage:
         token_count=int(doc.get("token_count") or 0),
         sources=list(doc.get("sources") or []),
         created_at=_utc(doc["created_at"]),
+        parent_message_id=doc.get("parent_message_id"),
     )
 
 
@@ -45,6 +46,7 @@ def _session(doc: dict[str, Any]) -> SessionState:
         is_active=bool(doc["is_active"]),
         message_count=int(doc["message_count"]),
         version=int(doc["version"]),
+        path=tuple(doc.get("path") or ()),
     )
 
 
@@ -55,11 +57,12 @@ class MongoReadModel:
         self._sessions = db["conversation_sessions"]
         self._messages = db["conversation_messages"]
 
-    async def messages_between(self, session_id: str, first: int, last: int
-                               ) -> list[tuple[StoredMessage, FeedbackState | None]]:
-        """Projected messages with first <= sequence_number <= last, in order, with their ratings."""
+    async def messages_by_ids(self, session_id: str, ids: list[str]
+                              ) -> list[tuple[StoredMessage, FeedbackState | None]]:
+        """The projected messages among `ids` (a stretch of the session's path), with their
+        ratings; a document holding only a rating (its message not projected yet) is left out."""
         cursor = self._messages.find(
-            {"session_id": session_id, "sequence_number": {"$gte": first, "$lte": last}},
+            {"session_id": session_id, "message_id": {"$in": ids}, "role": {"$exists": True}},
             sort=[("sequence_number", ASCENDING)],
         )
         return [(_message(doc), feedback_of(doc)) async for doc in cursor]

@@ -38,6 +38,7 @@ from chatbot_api.entrypoints.openai_schemas import (
 )
 from chatbot_api.entrypoints.schemas import SourcePublic
 from chatbot_api.service_layer.chat import ChatOptions, Transcript
+from chatbot_api.service_layer.ports import StreamEvent
 from chatbot_api.settings import ChatbotSettings
 from techai_shared.clock import utcnow
 from techai_shared.errors import AppError, ErrorCode, InvalidInput
@@ -123,7 +124,7 @@ async def create_chat_completion(
                               completion_tokens=result.usage.output_tokens,
                               total_tokens=result.usage.total_tokens),
         conversation_id=result.session.session_id,
-        message_id=result.exchange.assistant_message.message_id,
+        message_id=result.message.message_id,
         mode=result.mode, sources=[SourcePublic.model_validate(s) for s in result.sources])
 
 
@@ -151,7 +152,7 @@ def _question_and_transcript(body: ChatCompletionRequest) -> tuple[str, Transcri
     return question, Transcript.of([t for t in earlier if t.content.strip()])
 
 
-async def _chunks(events: AsyncIterator[tuple[str, dict[str, Any]]], completion_id: str,
+async def _chunks(events: AsyncIterator[StreamEvent], completion_id: str,
                   created: int, model: str, include_usage: bool) -> AsyncIterator[ServerSentEvent]:
     """ChatService.stream's events as chat.completion.chunk events, then [DONE]; an error after the
     start ends the stream with an `error` event (OpenAI's SDK raises it as an APIError)."""
@@ -166,7 +167,7 @@ async def _chunks(events: AsyncIterator[tuple[str, dict[str, Any]]], completion_
             body.setdefault("usage", None)
         return _event(body)
 
-    async for name, data in events:
+    async for _, name, data in events:
         if name == "metadata":
             conversation = data["conversationId"]
             yield chunk({"role": "assistant", "content": ""}, mode=data["mode"])

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator
 from datetime import date, timedelta
 from typing import Annotated, Any
 
-from fastapi import Query, Response
+from fastapi import Header, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
@@ -23,9 +24,12 @@ from chatbot_api.entrypoints.schemas import (
     STREAM_EVENTS,
     ChatPublic,
     ChatRequest,
+    EditRequest,
     FeedbackPublic,
     FeedbackRequest,
+    LeafUpdate,
     MessagePage,
+    RegenerateRequest,
     SessionInfo,
     SessionPage,
     SessionPublic,
@@ -34,12 +38,24 @@ from chatbot_api.entrypoints.schemas import (
     UsageDayPublic,
     UsagePublic,
 )
-from chatbot_api.service_layer.chat import ChatOptions
+from chatbot_api.service_layer.chat import (
+    Branch,
+    ChatOptions,
+    ChatResult,
+    ChatService,
+    Prepared,
+)
+from chatbot_api.service_layer.chat import (
+    deliver_nothing as _ignore,
+)
+from chatbot_api.service_layer.ports import StreamEvent
 from techai_shared.clock import utcnow
 from techai_shared.envelope import Envelope, success
 from techai_shared.errors import ErrorCode, InvalidInput
 from techai_shared.web import api_router, error_responses, event_stream_response
 from techai_shared.web.fields import IsoDate
+
+logger = logging.getLogger(__name__)
 
 MAX_USAGE_DAYS = 366
 
@@ -72,6 +88,10 @@ def _session_links(session_id: str) -> dict[str, Any]:
 async def create_chat(body: ChatRequest, user: CurrentUser, chat: ChatServiceDep, response: Response
                       ) -> Envelope[ChatPublic]:
     result = await chat.chat(user, body.message, body.conversation_id, _options(body))
+    return _answered(result, response)
+
+
+def _answered(result: ChatResult, response: Response) -> Envelope[ChatPublic]:
     if result.quota is not None:
         response.headers.update(result.quota.headers())
     session = result.session
@@ -86,12 +106,12 @@ async def create_chat(body: ChatRequest, user: CurrentUser, chat: ChatServiceDep
             total_tokens=result.usage.total_tokens, estimated_cost=result.usage.estimated_cost,
         ),
         mode=result.mode,
-        message_id=result.exchange.assistant_message.message_id,
+        message_id=result.message.message_id,
     )
     return success(data)
 
 
-def _options(body: ChatRequest) -> ChatOptions:
+def _options(body: ChatRequest | RegenerateRequest | EditRequest) -> ChatOptions:
     o = body.options
     return ChatOptions(o.include_contests, o.include_news, o.include_bookmarks, o.max_results,
                        o.min_similarity_score)
@@ -113,16 +133,116 @@ async def create_chat_stream(body: ChatRequest, user: CurrentUser, chat: ChatSer
     open; the headers stop them buffering it.
     """
     prepared = await chat.prepare(user, body.message, body.conversation_id, _options(body))
+    return _streamed(chat, prepared)
+
+
+def _streamed(chat: ChatService, prepared: Prepared) -> EventSourceResponse:
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no",
                **(prepared.quota.headers() if prepared.quota else {})}
     return EventSourceResponse(_sse(chat.stream(prepared)), headers=headers, sep="\n",
                                ping=chat.stream_keepalive_seconds)
 
 
-async def _sse(events: AsyncIterator[tuple[str, dict[str, Any]]]) -> AsyncIterator[ServerSentEvent]:
-    """The stream's events, framed by sse-starlette (one JSON `data` line each)."""
-    async for name, data in events:
-        yield ServerSentEvent(json.dumps(data, ensure_ascii=False), event=name, sep="\n")
+async def _sse(events: AsyncIterator[StreamEvent]) -> AsyncIterator[ServerSentEvent]:
+    """The stream's events, framed by sse-starlette (one JSON `data` line each, with its `id`)."""
+    try:
+        async for event in events:
+            yield ServerSentEvent(json.dumps(event.data, ensure_ascii=False), event=event.name,
+                                  id=event.id, sep="\n")
+    except Exception:  # a resumed stream whose log failed mid-way: end it the way an answer fails
+        logger.exception("stream failed")
+        yield ServerSentEvent(json.dumps(_stream_error(), ensure_ascii=False), event="error",
+                              sep="\n")
+
+
+def _stream_error() -> dict[str, Any]:
+    code = ErrorCode.SERVICE_UNAVAILABLE
+    return {"code": code.code, "messageCode": {"code": code.name_code, "text": code.text},
+            "message": "the stream could not be read to its end; resume it again", "data": None}
+
+
+def _wants_stream(request: Request) -> bool:
+    return "text/event-stream" in request.headers.get("accept", "")
+
+
+_BRANCHING = (*_ASKING, ErrorCode.MESSAGE_NOT_FOUND, ErrorCode.LLM_UNAVAILABLE, ErrorCode.LLM_TIMEOUT)
+_ANSWER_OR_STREAM: dict[int | str, dict[str, Any]] = {200: {
+    "description": "The new answer (JSON); with `Accept: text/event-stream`, its Server-Sent "
+                   "Events as POST /stream sends them",
+    "content": event_stream_response("", STREAM_EVENTS)["content"]}}
+
+
+@router.post("/sessions/{session_id}/messages/{message_id}/regenerate",
+             response_model=Envelope[ChatPublic],
+             responses={**_ANSWER_OR_STREAM, **error_responses(*_BRANCHING)})
+async def regenerate(session_id: str, message_id: str, request: Request, response: Response,
+                     user: CurrentUser, chat: ChatServiceDep,
+                     body: RegenerateRequest | None = None) -> Envelope[ChatPublic] | EventSourceResponse:
+    """Answer the question of the answer `message_id` again, as a new version beside it.
+
+    The history is the conversation up to that question; retrieval runs again (the answer cache is
+    not read); the rate limit and usage count it. The new answer becomes the current leaf; the
+    earlier ones stay (`siblingIds` in history, `PUT .../leaf` to go back to one). 400 when
+    `message_id` is a question, 404 MESSAGE_NOT_FOUND when the session has no such message.
+    """
+    prepared = await chat.prepare_branch(user, session_id, Branch("regenerate", message_id), None,
+                                         _options(body or RegenerateRequest()))
+    if _wants_stream(request):
+        return _streamed(chat, prepared)
+    return _answered(await chat.answer(prepared, streaming=False, on_delta=_ignore), response)
+
+
+@router.put("/sessions/{session_id}/messages/{message_id}", response_model=Envelope[ChatPublic],
+            responses={**_ANSWER_OR_STREAM, **error_responses(*_BRANCHING)})
+async def edit_message(session_id: str, message_id: str, body: EditRequest, request: Request,
+                       response: Response, user: CurrentUser, chat: ChatServiceDep
+                       ) -> Envelope[ChatPublic] | EventSourceResponse:
+    """Ask a new version of the question `message_id` and answer it.
+
+    The new question is a sibling of the old one (the old branch and its answers stay readable:
+    `PUT .../leaf` with the old question's id shows it again); the history is the conversation
+    before the old question; the new answer becomes the current leaf. 400 when `message_id` is an
+    answer. JSON, or Server-Sent Events with `Accept: text/event-stream`.
+    """
+    prepared = await chat.prepare_branch(user, session_id, Branch("edit", message_id), body.message,
+                                         _options(body))
+    if _wants_stream(request):
+        return _streamed(chat, prepared)
+    return _answered(await chat.answer(prepared, streaming=False, on_delta=_ignore), response)
+
+
+@router.put("/sessions/{session_id}/leaf", response_model=Envelope[SessionPublic],
+            responses=error_responses(ErrorCode.INVALID_INPUT, ErrorCode.MESSAGE_NOT_FOUND,
+                                      ErrorCode.PAYLOAD_TOO_LARGE, *_SESSION))
+async def switch_leaf(session_id: str, body: LeafUpdate, user: CurrentUser,
+                      sessions: SessionServiceDep) -> Envelope[SessionPublic]:
+    """Make the branch through `messageId` current: history then shows the path from the first
+    question to its deepest descendant along the latest versions, and the next question follows
+    it. Switching to the branch already current changes nothing."""
+    return success(SessionPublic.of(await sessions.switch(session_id, user.user_id, body.message_id)))
+
+
+@router.get("/sessions/{session_id}/messages/{message_id}/stream", response_class=StreamingResponse,
+            responses={200: event_stream_response(
+                "The events of the answer after Last-Event-ID (all of them without it), ending "
+                "with done or error", STREAM_EVENTS),
+                **error_responses(ErrorCode.INVALID_INPUT, ErrorCode.MESSAGE_NOT_FOUND, *_SESSION)})
+async def resume_stream(
+    session_id: str, message_id: str, user: CurrentUser, chat: ChatServiceDep,
+    last_event_id: Annotated[str | None, Header(
+        alias="Last-Event-ID", max_length=40,
+        description="The `id` of the last event received, e.g. 3.120")] = None,
+) -> EventSourceResponse:
+    """Resume a streamed answer whose connection dropped: the events after `Last-Event-ID`, from
+    the generation still running (followed live) or from the finished answer, for at least
+    CHATBOT_STREAM_RESUME_SECONDS (10 minutes) after its last event, and from the stored answer
+    after that (then as one delta with the rest of the text). The deltas received before and after
+    join into exactly the stored answer.
+    """
+    events = await chat.resume(user, session_id, message_id, last_event_id)
+    return EventSourceResponse(_sse(events), headers={"Cache-Control": "no-cache",
+                                                      "X-Accel-Buffering": "no"},
+                               sep="\n", ping=chat.stream_keepalive_seconds)
 
 
 @router.get("/usage", response_model=Envelope[UsagePublic],

@@ -23,6 +23,7 @@ from techai_shared.web.fields import JsonInt
 
 if TYPE_CHECKING:
     from chatbot_api.adapters.usage import UsageRow
+    from chatbot_api.service_layer.sessions import MessageView
 
 # -- requests --------------------------------------------------------------------------------------
 
@@ -45,6 +46,24 @@ class ChatRequest(RequestBody):
         default=None, min_length=1, max_length=64,
         description="A session of the caller to continue; absent or null starts a new one.")
     options: ChatOptions = Field(default_factory=ChatOptions)
+
+
+class RegenerateRequest(RequestBody):
+    options: ChatOptions = Field(default_factory=ChatOptions)
+
+
+class EditRequest(RequestBody):
+    message: str = Field(
+        min_length=1, max_length=MAX_MESSAGE_CHARS, pattern=CONTENT_CHARACTER,
+        description="The question's new version; the same rules as a chat message.")
+    options: ChatOptions = Field(default_factory=ChatOptions)
+
+
+class LeafUpdate(RequestBody):
+    message_id: str = Field(
+        min_length=1, max_length=64,
+        description="Any message of the session: its branch (down to its deepest descendant "
+                    "along the latest versions) becomes the history shown and continued.")
 
 
 class FeedbackRequest(RequestBody):
@@ -138,13 +157,15 @@ class SessionPublic(CamelModel):
     created_at: Timestamp
     last_message_at: Timestamp
     is_active: bool
-    message_count: int
+    message_count: int = Field(description="Messages on the current path (what history shows).")
+    leaf_message_id: str | None = Field(
+        default=None, description="The last message of the current path; null before the first.")
 
     @classmethod
     def of(cls, s: SessionState) -> SessionPublic:
         return cls(session_id=s.session_id, title=s.title, created_at=s.created_at,
                    last_message_at=s.last_message_at, is_active=s.is_active,
-                   message_count=s.message_count)
+                   message_count=s.message_count, leaf_message_id=s.leaf_message_id)
 
 
 class MessagePublic(CamelModel):
@@ -158,13 +179,25 @@ class MessagePublic(CamelModel):
     sources: list[dict[str, Any]]
     feedback: FeedbackPublic | None = Field(
         description="The caller's rating of this answer; null when none (and on questions).")
+    parent_message_id: str | None = Field(
+        default=None, description="The message it follows; null for a first question.")
+    sibling_ids: list[str] = Field(
+        default_factory=list,
+        description="Its versions, oldest first, itself among them: the other answers to the same "
+                    "question (regenerate) or the other versions of a question (edit).")
+    sibling_position: int = Field(default=1, description="Its 1-based place in siblingIds.")
 
     @classmethod
-    def of(cls, m: StoredMessage, feedback: FeedbackState | None = None) -> MessagePublic:
+    def of(cls, m: StoredMessage, feedback: FeedbackState | None = None,
+           siblings: list[str] | None = None) -> MessagePublic:
+        siblings = siblings or [m.message_id]
         return cls(message_id=m.message_id, session_id=m.session_id, role=m.role,
                    content=m.content, sequence_number=m.sequence_number,
                    token_count=m.token_count, created_at=m.created_at, sources=m.sources,
-                   feedback=FeedbackPublic.of(feedback))
+                   feedback=FeedbackPublic.of(feedback), parent_message_id=m.parent_message_id,
+                   sibling_ids=siblings,
+                   sibling_position=siblings.index(m.message_id) + 1
+                   if m.message_id in siblings else 1)
 
 
 def _page_numbers(total: int, page: int, size: int) -> dict[str, int]:
@@ -196,9 +229,8 @@ class MessagePage(CamelModel):
     page_size: int
 
     @classmethod
-    def of(cls, messages: Sequence[tuple[StoredMessage, FeedbackState | None]], total: int, page: int,
-           size: int) -> MessagePage:
-        return cls(messages=[MessagePublic.of(m, f) for m, f in messages],
+    def of(cls, messages: Sequence[MessageView], total: int, page: int, size: int) -> MessagePage:
+        return cls(messages=[MessagePublic.of(v.message, v.feedback, v.siblings) for v in messages],
                    **_page_numbers(total, page, size))
 
 
@@ -252,6 +284,8 @@ class UsagePublic(CamelModel):
 
 class StreamMetadata(CamelModel):
     conversation_id: str
+    message_id: str = Field(description="The answer's id: GET .../messages/{messageId}/stream "
+                                        "with Last-Event-ID resumes a stream that was cut.")
     mode: str
 
 

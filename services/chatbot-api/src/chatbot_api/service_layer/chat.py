@@ -21,7 +21,7 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from prometheus_client import Counter
 
@@ -61,6 +61,9 @@ from chatbot_api.service_layer.ports import (
     Previous,
     Quota,
     RateLimiter,
+    StreamEvent,
+    StreamLog,
+    StreamOwner,
     Tokens,
     UnitOfWorkFactory,
     VerifiedAnswerLookup,
@@ -70,15 +73,22 @@ from chatbot_api.settings import ChatbotSettings
 from chatbot_api.verified.match import Match
 from techai_shared.auth import Principal
 from techai_shared.clock import Clock
-from techai_shared.conversation.exchange import append_exchange
+from techai_shared.conversation.exchange import append_exchange, apply_and_save
 from techai_shared.conversation.model import (
-    Exchange,
     HistoryMessage,
     NewMessage,
     Session,
     SessionState,
+    StoredMessage,
 )
-from techai_shared.errors import AppError, ErrorCode
+from techai_shared.errors import (
+    AppError,
+    ErrorCode,
+    Forbidden,
+    InvalidInput,
+    MessageNotFound,
+    SessionNotFound,
+)
 from techai_shared.ids import new_id
 
 logger = logging.getLogger(__name__)
@@ -88,6 +98,7 @@ ANSWERS = Counter("chatbot_answers_total",
 
 PROMPTS = Path(__file__).resolve().parent.parent / "prompts"
 NO_MODEL = "retrieval-only"
+BEAT_SECONDS = 5.0  # how often a streamed answer's generation tells the stream log it is alive
 GENERAL = "general"
 VERIFIED = "verified"
 
@@ -125,6 +136,16 @@ class Transcript:
         return transcript_key(self.turns)
 
 
+@dataclass(frozen=True)
+class Branch:
+    """A turn that grows the message tree sideways: `regenerate` answers the question of the
+    answer `message_id` again; `edit` answers a new version of the question `message_id`. Either
+    way the new messages are siblings of those they replace, and their branch becomes current."""
+
+    kind: Literal["regenerate", "edit"]
+    message_id: str
+
+
 def usage_public(usage: TokenUsage) -> dict[str, Any]:
     """tokenUsage as the API shows it."""
     return {"inputTokens": usage.input_tokens, "outputTokens": usage.output_tokens,
@@ -155,6 +176,10 @@ class Prepared:
     # The transcript key the exchange extends, for a client that resends its transcript
     # (domain.thread); None for the envelope endpoints, which name their session.
     thread_base: str | None = None
+    # The answer's id, known before it is written, so a stream can announce it first.
+    answer_id: str = field(default_factory=new_id)
+    branch: Branch | None = None
+    base: tuple[str, ...] = ()  # the path the branch's messages follow
 
     @property
     def reading(self) -> str:
@@ -167,7 +192,7 @@ class ChatResult:
     answer: str
     mode: str
     session: SessionState
-    exchange: Exchange
+    message: StoredMessage  # the answer as stored
     created_session: bool
     usage: TokenUsage
     sources: list[dict[str, Any]]
@@ -177,8 +202,12 @@ class ChatResult:
 OnDelta = Callable[[str], Awaitable[None]]
 
 
-async def _ignore(_: str) -> None:
+async def deliver_nothing(_: str) -> None:
+    """An on_delta for an answer nobody streams."""
     return None
+
+
+_ignore = deliver_nothing
 
 
 class ChatService:
@@ -195,6 +224,7 @@ class ChatService:
         pricing: Pricing,
         titles: TitleWriter | None = None,
         verified: VerifiedAnswerLookup | None = None,
+        stream_log: StreamLog | None = None,
     ) -> None:
         self._settings = settings
         self._uow = uow
@@ -207,6 +237,7 @@ class ChatService:
         self._cache = cache
         self._titles = titles
         self._verified = verified
+        self._stream_log = stream_log
         version = settings.chatbot_system_prompt_version
         self._prompt_version = version
         self._system_prompt = load_prompt("system", version)
@@ -228,34 +259,87 @@ class ChatService:
         prepared = await self.prepare(principal, raw_message, conversation_id, options or ChatOptions())
         return await self.answer(prepared, streaming=False, on_delta=_ignore)
 
-    async def stream(self, prepared: Prepared) -> AsyncIterator[tuple[str, dict[str, Any]]]:
-        """SSE events of a prepared question. The answer is produced and stored by a task of its
-        own, so a client that goes away mid-stream cancels only this reader, never the answer."""
-        queue: asyncio.Queue[tuple[str, dict[str, Any]] | None] = asyncio.Queue()
+    async def stream(self, prepared: Prepared) -> AsyncIterator[StreamEvent]:
+        """SSE events of a prepared question: metadata (with the answer's id), delta..., sources,
+        done (or error). The answer is produced and stored by a task of its own, so a client that
+        goes away mid-stream cancels only this reader, never the answer; every event is also kept
+        in the stream log, so the client can come back for the rest (resume())."""
+        queue: asyncio.Queue[StreamEvent | None] = asyncio.Queue()
+        count, chars = 0, 0
+        answer_id = prepared.answer_id
+
+        async def emit(name: str, data: dict[str, Any]) -> None:
+            nonlocal count, chars
+            count += 1
+            if name == "delta":
+                chars += len(data["text"])
+            event = StreamEvent(f"{count}.{chars}", name, data)
+            queue.put_nowait(event)
+            if self._stream_log is not None:
+                await self._stream_log.append(answer_id, event)
 
         async def delta(text: str) -> None:
-            queue.put_nowait(("delta", {"text": text}))
+            await emit("delta", {"text": text})
+
+        async def beat() -> None:
+            assert self._stream_log is not None
+            while True:
+                await asyncio.sleep(BEAT_SECONDS)
+                await self._stream_log.beat(answer_id)
 
         async def produce() -> None:
+            heart = asyncio.ensure_future(beat()) if self._stream_log is not None else None
             try:
                 result = await self.answer(prepared, streaming=True, on_delta=delta)
-                queue.put_nowait(("sources", {"sources": result.sources}))
-                queue.put_nowait(("done", {
-                    "messageId": result.exchange.assistant_message.message_id,
+                await emit("sources", {"sources": result.sources})
+                await emit("done", {
+                    "messageId": result.message.message_id,
                     "conversationId": result.session.session_id, "mode": result.mode,
-                    "tokenUsage": usage_public(result.usage)}))
+                    "tokenUsage": usage_public(result.usage)})
             except AppError as exc:
-                queue.put_nowait(("error", _error(exc.error_code, exc.message)))
+                await emit("error", _error(exc.error_code, exc.message))
             except Exception:
                 logger.exception("streamed answer failed")
-                queue.put_nowait(("error", _error(ErrorCode.INTERNAL_SERVER_ERROR, "unexpected error")))
+                await emit("error", _error(ErrorCode.INTERNAL_SERVER_ERROR, "unexpected error"))
             finally:
+                if heart is not None:
+                    heart.cancel()
                 queue.put_nowait(None)
 
+        if self._stream_log is not None:
+            await self._stream_log.open(answer_id, StreamOwner(prepared.user_id, prepared.session_id))
+        await emit("metadata", {"conversationId": prepared.session_id, "messageId": answer_id,
+                                "mode": self._mode_before(prepared)})
         self._spawn(produce())
-        yield "metadata", {"conversationId": prepared.session_id, "mode": self._mode_before(prepared)}
         while (event := await queue.get()) is not None:
             yield event
+
+    async def resume(self, principal: Principal, session_id: str, message_id: str,
+                     last_event_id: str | None) -> AsyncIterator[StreamEvent]:
+        """The events of a streamed answer after `last_event_id` (all of them without one): from
+        the stream log while it keeps them (the live generation, or a finished one for
+        CHATBOT_STREAM_RESUME_SECONDS), else from the stored answer. Checks everything before the
+        first event: the caller's session (Forbidden, SessionNotFound), the answer in it
+        (MessageNotFound), a well-formed id (InvalidInput)."""
+        after, delivered = _parse_event_id(last_event_id)
+        kept = await self._stream_log.owner(message_id) if self._stream_log is not None else None
+        if kept is not None and kept.session_id != session_id:
+            kept = None
+        async with self._uow() as uow:
+            session = await uow.sessions.get(session_id)
+            if session is not None:
+                session.check_owner(principal.user_id)
+                stored = await uow.sessions.messages(session_id, ids=[message_id])
+            elif kept is None:  # a first question's session exists once its answer is stored
+                raise SessionNotFound(f"session {session_id} not found")
+            elif kept.user_id != principal.user_id:
+                raise Forbidden("this session belongs to another user")
+        if kept is not None:
+            assert self._stream_log is not None
+            return self._stream_log.follow(message_id, after)
+        if stored and stored[0].role == "assistant":
+            return _replay(stored[0], after, delivered)
+        raise MessageNotFound(f"no answer {message_id} in this session")
 
     # -- preparing -------------------------------------------------------------------------
 
@@ -283,6 +367,48 @@ class ChatService:
                                          self._settings.chatbot_history_token_window, self._cost)
                 previous = _previous([HistoryMessage(t.role, t.content, None)
                                       for t in transcript.turns])
+        return await self._prepared(principal, question, quota, session, history, previous,
+                                    options, thread_base=thread_base)
+
+    async def prepare_branch(self, principal: Principal, session_id: str, branch: Branch,
+                             raw_message: str | None, options: ChatOptions) -> Prepared:
+        """Like prepare(), for a regenerated answer (the question of the answer `branch.message_id`
+        again) or an edited question (`raw_message` instead of the question `branch.message_id`):
+        the history is the path up to the question's parent; the cache is never read."""
+        question = normalize_message(raw_message) if raw_message is not None else None
+        quota = await self._limiter.hit(principal.user_id)
+        async with self._uow() as uow:
+            session = await uow.sessions.get_owned(session_id, principal.user_id)
+            tree = await uow.sessions.tree(session_id)
+            target = tree.nodes.get(branch.message_id)
+            if target is None:
+                raise MessageNotFound(f"message {branch.message_id} not found in this session")
+            wanted = "assistant" if branch.kind == "regenerate" else "user"
+            if target.role != wanted:
+                what, done = (("an answer", "regenerated") if wanted == "assistant"
+                              else ("a question", "edited"))
+                raise InvalidInput(f"only {what} can be {done}",
+                                   data={"messageId": f"must be {what}"})
+            parent = target.parent_message_id
+            base = tree.path_to(parent) if parent is not None else ()
+            before = base[:-1] if branch.kind == "regenerate" else base
+            limit = self._settings.chatbot_history_max_messages
+            stored = await uow.sessions.history(session_id, before[max(0, len(before) - limit):])
+            if question is None:  # regenerate: the question it answered
+                question = (await uow.sessions.history(session_id, base[-1:]))[0].content
+        window = window_history([ChatTurn(m.role, m.content) for m in stored],
+                                self._settings.chatbot_history_token_window, self._cost)
+        stored = stored[len(stored) - len(window):] if window else []
+        p = await self._prepared(principal, question, quota, session, window, _previous(stored),
+                                 options, cache=False)
+        p.branch, p.base = branch, base
+        return p
+
+    async def _prepared(self, principal: Principal, question: str, quota: Quota | None,
+                        session: Session | None, history: list[ChatTurn],
+                        previous: Previous | None, options: ChatOptions, *,
+                        thread_base: str | None = None, cache: bool = True) -> Prepared:
+        """Route, verified answer, cache, retrieval and prompt of a question in its context."""
         the_route = route(reading_form(question),
                           RouteOptions(options.include_contests, options.include_news,
                                        options.include_bookmarks),
@@ -293,7 +419,7 @@ class ChatService:
         self._check_question_fits(question)
         if await self._answer_verified(p, the_route):
             return p
-        if session is None and not history:  # an answer in context is nobody else's answer
+        if cache and session is None and not history:  # an answer in context is nobody else's
             p.cache_key = await self._cache.key_for(self._cache_parts(p, options))
             p.cached = await self._cache.get(p.cache_key) if p.cache_key else None
             if p.cached is not None:
@@ -428,7 +554,7 @@ class ChatService:
             footer = sources_footer(sources, p.korean)
             await on_delta(footer)
             shown = text + footer
-        session, exchange = await self._store_exchange(p, shown, sources, usage, mode)
+        session, stored = await self._store_exchange(p, shown, sources, usage, mode)
         ANSWERS.labels(mode).inc()
         if p.cache_key and p.cached is None and self._worth_caching(p):
             await self._cache.put(p.cache_key, CachedAnswer(text, mode, sources),
@@ -436,7 +562,7 @@ class ChatService:
         created = p.session is None
         if created and self._titles is not None and self._model.configured and mode != VERIFIED:
             self._spawn(self._titles.retitle(session, p.question))
-        return ChatResult(shown, mode, session, exchange, created, usage, sources, p.quota)
+        return ChatResult(shown, mode, session, stored, created, usage, sources, p.quota)
 
     @staticmethod
     def _worth_caching(p: Prepared) -> bool:
@@ -446,24 +572,38 @@ class ChatService:
         return not p.retrieval_failed and (bool(p.hits) or p.route.kind is not RouteKind.CATALOG)
 
     async def _store_exchange(self, p: Prepared, text: str, sources: list[dict[str, Any]],
-                              usage: TokenUsage, mode: str) -> tuple[SessionState, Exchange]:
-        """Both messages, the session change and the day's usage, in one transaction."""
+                              usage: TokenUsage, mode: str) -> tuple[SessionState, StoredMessage]:
+        """The messages, the session change and the day's usage, in one transaction."""
         now = self._clock()
         question = NewMessage("user", p.question, self._tokens.count(p.question))
-        answer = NewMessage("assistant", text, self._tokens.count(text), sources)
+        answer = NewMessage("assistant", text, self._tokens.count(text), sources, p.answer_id)
         model = (VERIFIED if mode == VERIFIED
                  else self._pricing.model if self._model.configured else NO_MODEL)
         async with self._uow() as uow:
             session = p.session or Session.start(p.session_id, p.user_id, p.question, now)
-            session, exchange = await append_exchange(uow.sessions, session, p.user_id, question,
-                                                      answer, now)
+            stored: StoredMessage
+            if p.branch is None:
+                session, exchange = await append_exchange(uow.sessions, session, p.user_id,
+                                                          question, answer, now)
+                stored = exchange.assistant_message
+            elif p.branch.kind == "edit":
+                session, exchange = await apply_and_save(
+                    uow.sessions, session, p.user_id,
+                    lambda s: s.branch_exchange(p.user_id, p.base, question, answer, now))
+                stored = exchange.assistant_message
+            else:
+                session, stored = await apply_and_save(
+                    uow.sessions, session, p.user_id,
+                    lambda s: s.add_answer(p.user_id, p.base, answer, now))
             if p.thread_base is not None:
                 await uow.sessions.set_thread_key(session.session_id,
                                                   after_exchange(p.thread_base, p.question, text))
+            elif p.branch is not None:  # the transcript a stateless client holds is not this one
+                await uow.sessions.set_thread_key(session.session_id, None)
             await uow.usage.add(p.user_id, usage_day(now), model, usage.input_tokens,
                                 usage.output_tokens, usage.estimated_cost)
             await uow.commit()
-        return session.state, exchange
+        return session.state, stored
 
     def _usage(self, turns: list[ChatTurn], answer: str, reported_in: int | None,
                reported_out: int | None) -> TokenUsage:
@@ -500,6 +640,36 @@ def _previous(stored: list[HistoryMessage]) -> Previous | None:
         if stored[i].role == "assistant" and stored[i - 1].role == "user":
             return Previous(stored[i - 1].content, list(stored[i].sources or []))
     return None
+
+
+def _parse_event_id(value: str | None) -> tuple[int, int]:
+    """The number and the characters delivered of a `Last-Event-ID` (StreamEvent.id); (0, 0)
+    without one."""
+    if value is None or not value.strip():
+        return 0, 0
+    number, _, chars = value.strip().partition(".")
+    if not (number.isdigit() and chars.isdigit()):
+        raise InvalidInput("Last-Event-ID must be the id of an event of this stream",
+                           data={"Last-Event-ID": "must look like 3.120"})
+    return int(number), int(chars)
+
+
+async def _replay(message: StoredMessage, after: int, delivered: int) -> AsyncIterator[StreamEvent]:
+    """The rest of a stored answer after event `after`, which had delivered `delivered`
+    characters of it: the text not yet delivered as one delta, its sources, done."""
+    number, text = after, message.content
+    if after == 0:
+        number += 1
+        yield StreamEvent(f"{number}.0", "metadata", {"conversationId": message.session_id,
+                                                       "messageId": message.message_id})
+    if delivered < len(text):
+        number += 1
+        yield StreamEvent(f"{number}.{len(text)}", "delta", {"text": text[delivered:]})
+    number += 1
+    yield StreamEvent(f"{number}.{len(text)}", "sources", {"sources": message.sources})
+    number += 1
+    yield StreamEvent(f"{number}.{len(text)}", "done", {
+        "messageId": message.message_id, "conversationId": message.session_id})
 
 
 def _error(code: ErrorCode, message: str) -> dict[str, Any]:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from types import TracebackType
-from typing import Any, Protocol, Self
+from typing import Any, NamedTuple, Protocol, Self
 
 from chatbot_api.domain.conversation import ChatTurn
 from chatbot_api.domain.routing import Route
@@ -26,6 +26,7 @@ from techai_shared.conversation.model import (
     SessionState,
     StoredMessage,
 )
+from techai_shared.conversation.tree import Tree
 from techai_shared.events.conversation import FeedbackState
 
 OnDelta = Callable[[str], Awaitable[None]]
@@ -45,6 +46,10 @@ class Tokens(Protocol):
 
 
 class SessionRepository(Protocol):
+    async def get(self, session_id: str, *, for_update: bool = False) -> Session | None:
+        """The session, deleted or not, or None."""
+        ...
+
     async def get_owned(self, session_id: str, user_id: str, *, for_update: bool = False
                         ) -> Session: ...
 
@@ -55,13 +60,17 @@ class SessionRepository(Protocol):
         """Raises ConcurrentChange if the stored session is no longer at the loaded version."""
         ...
 
-    async def messages(self, session_id: str, *, sequences: Sequence[int] | None = None
+    async def messages(self, session_id: str, *, ids: Sequence[str] | None = None
                        ) -> list[StoredMessage]: ...
+
+    async def history(self, session_id: str, ids: Sequence[str]) -> list[HistoryMessage]: ...
+
+    async def tree(self, session_id: str) -> Tree: ...
 
     async def list_for_user(self, user_id: str, *, is_active: bool | None, offset: int, limit: int
                             ) -> tuple[list[SessionState], int]: ...
 
-    async def set_thread_key(self, session_id: str, key: str) -> None: ...
+    async def set_thread_key(self, session_id: str, key: str | None) -> None: ...
 
     async def session_of_thread(self, user_id: str, key: str) -> str | None: ...
 
@@ -127,9 +136,9 @@ UnitOfWorkFactory = Callable[[], ChatUnitOfWork]
 class ReadModel(Protocol):
     """The conversation projection (MongoDB); its methods raise on an outage, as PyMongo does."""
 
-    async def messages_between(self, session_id: str, first: int, last: int
-                               ) -> list[tuple[StoredMessage, FeedbackState | None]]:
-        """The messages first..last that are projected, in order, each with its rating."""
+    async def messages_by_ids(self, session_id: str, ids: list[str]
+                              ) -> list[tuple[StoredMessage, FeedbackState | None]]:
+        """The projected messages among `ids`, each with its rating."""
         ...
 
     async def list_sessions(self, user_id: str, *, is_active: bool | None, offset: int, limit: int
@@ -211,6 +220,45 @@ class VerifiedAnswerLookup(Protocol):
 
 
 # -- Redis --------------------------------------------------------------------------------------
+
+
+class StreamEvent(NamedTuple):
+    """One Server-Sent Event of a streamed answer. `id` is "<n>.<chars>": its number in the answer's
+    stream and how many characters of the answer text the deltas up to it hold, so a resumption
+    from the stored answer knows where to go on."""
+
+    id: str
+    name: str
+    data: dict[str, Any]
+
+    @property
+    def number(self) -> int:
+        return int(self.id.split(".", 1)[0])
+
+
+class StreamOwner(NamedTuple):
+    user_id: str
+    session_id: str
+
+
+class StreamLog(Protocol):
+    """Where a streamed answer's events are kept for a while (adapters.stream_log)."""
+
+    async def open(self, message_id: str, owner: StreamOwner) -> None: ...
+
+    async def beat(self, message_id: str) -> None:
+        """The generation of this answer is still running (every few seconds while it does)."""
+        ...
+
+    async def append(self, message_id: str, event: StreamEvent) -> None:
+        """Keep the event; a failure is logged, never raised."""
+        ...
+
+    async def owner(self, message_id: str) -> StreamOwner | None: ...
+
+    def follow(self, message_id: str, after: int) -> AsyncIterator[StreamEvent]:
+        """The events numbered after `after`, then the new ones until the answer ends."""
+        ...
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ whole when MongoDB is down, so a page of history is never short.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import date
 
 from prometheus_client import Counter
@@ -18,6 +19,7 @@ from pymongo.errors import PyMongoError
 from chatbot_api.service_layer.ports import ReadModel, UnitOfWorkFactory, UsageRow
 from techai_shared.clock import Clock
 from techai_shared.conversation.model import SessionState, StoredMessage
+from techai_shared.errors import MessageNotFound
 from techai_shared.events.conversation import FeedbackState
 
 logger = logging.getLogger(__name__)
@@ -26,6 +28,16 @@ FILLED = Counter(
     "history_messages_from_command_store_total",
     "Messages read from the command store because the projection had not caught up",
 )
+
+
+@dataclass(frozen=True)
+class MessageView:
+    """A message of a history page: with its rating and the ids of its siblings (itself among
+    them, oldest first), so a client can show "< 2/3 >" and switch."""
+
+    message: StoredMessage
+    feedback: FeedbackState | None
+    siblings: list[str]
 
 
 class SessionService:
@@ -56,29 +68,45 @@ class SessionService:
             await uow.commit()
 
     async def messages(self, session_id: str, user_id: str, first: int, last: int
-                       ) -> tuple[SessionState, list[tuple[StoredMessage, FeedbackState | None]]]:
-        """The caller's session and its messages first..last (1-based, inclusive, clipped), each
-        with its rating (None when it has none)."""
-        session = await self.get(session_id, user_id)
-        first, last = max(1, first), min(last, session.message_count)
-        if first > last:
+                       ) -> tuple[SessionState, list[MessageView]]:
+        """The caller's session and the messages first..last of its current path (1-based,
+        inclusive, clipped), each with its rating and its siblings."""
+        async with self._uow() as uow:
+            session = (await uow.sessions.get_owned(session_id, user_id)).state
+            tree = await uow.sessions.tree(session_id)
+        ids = list(session.path[max(1, first) - 1:max(0, last)])
+        if not ids:
             return session, []
         try:
-            found = await self._read_model.messages_between(session_id, first, last)
+            found = await self._read_model.messages_by_ids(session_id, ids)
         except PyMongoError as exc:
             logger.warning("read model unavailable, reading history from the command store: %s", exc)
             found = []
-        by_seq = {m.sequence_number: (m, f) for m, f in found}
-        missing = [seq for seq in range(first, last + 1) if seq not in by_seq]
+        by_id = {m.message_id: (m, f) for m, f in found}
+        missing = [i for i in ids if i not in by_id]
         if missing:
             FILLED.inc(len(missing))
             async with self._uow() as uow:
-                filled = await uow.sessions.messages(session_id, sequences=missing)
+                filled = await uow.sessions.messages(session_id, ids=missing)
                 ratings = await uow.feedback.for_messages(
                     [m.message_id for m in filled if m.role == "assistant"])
             for message in filled:
-                by_seq[message.sequence_number] = (message, ratings.get(message.message_id))
-        return session, [by_seq[seq] for seq in sorted(by_seq)]
+                by_id[message.message_id] = (message, ratings.get(message.message_id))
+        return session, [MessageView(*by_id[i], tree.siblings(i)) for i in ids if i in by_id]
+
+    async def switch(self, session_id: str, user_id: str, message_id: str) -> SessionState:
+        """Make the branch through `message_id` current: its path to its deepest descendant along
+        the latest children (MessageNotFound when the session has no such message)."""
+        async with self._uow() as uow:
+            session = await uow.sessions.get_owned(session_id, user_id, for_update=True)
+            tree = await uow.sessions.tree(session_id)
+            if message_id not in tree:
+                raise MessageNotFound(f"message {message_id} not found in this session")
+            session.switch(user_id, tree.branch_of(message_id), self._clock())
+            await uow.sessions.save(session)
+            await uow.sessions.set_thread_key(session_id, None)
+            await uow.commit()
+        return session.state
 
     async def list_sessions(self, user_id: str, *, is_active: bool | None, offset: int, limit: int
                    ) -> tuple[list[SessionState], int]:

@@ -64,6 +64,7 @@ def message_indexes(ttl_seconds: int) -> list[IndexSpec]:
     return [
         IndexSpec("uq_message_id", (("message_id", 1),), unique=True),
         IndexSpec("ix_session_sequence", (("session_id", 1), ("sequence_number", 1))),
+        IndexSpec("ix_session_parent", (("session_id", 1), ("parent_message_id", 1))),
         IndexSpec("ttl_created_at", (("created_at", 1),), expire_after_seconds=ttl_seconds),
         IndexSpec("ix_feedback_updated", (("feedback.updated_at", -1),)),  # operators' review
     ]
