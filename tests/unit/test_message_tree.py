@@ -147,3 +147,19 @@ async def test_a_stored_answer_resumes_from_where_the_client_was():
 
 async def _nothing(_: str) -> None:
     return None
+
+
+async def test_the_title_follows_an_edited_first_question_unless_the_user_named_the_session():
+    h = Harness()
+    first = await h.chat.chat(ALICE, "이번 달 AI 해커톤 있어?", None)
+    sid = first.session.session_id
+    prepared = await h.chat.prepare_branch(ALICE, sid, Branch("edit", first.session.path[0]),
+                                           "다음 달 보안 CTF 있어?", ChatOptions())
+    edited = await h.chat.answer(prepared, streaming=False, on_delta=_nothing)
+    assert edited.session.title == "다음 달 보안 CTF 있어?"
+
+    state = h.db.sessions[sid]
+    h.db.sessions[sid] = type(state)(**{**state.__dict__, "title": "내 대화"})  # the user's own
+    prepared = await h.chat.prepare_branch(ALICE, sid, Branch("edit", edited.session.path[0]),
+                                           "올해 해커톤 있어?", ChatOptions())
+    assert (await h.chat.answer(prepared, streaming=False, on_delta=_nothing)).session.title == "내 대화"

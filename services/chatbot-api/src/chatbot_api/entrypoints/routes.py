@@ -230,7 +230,7 @@ async def switch_leaf(session_id: str, body: LeafUpdate, user: CurrentUser,
 async def resume_stream(
     session_id: str, message_id: str, user: CurrentUser, chat: ChatServiceDep,
     last_event_id: Annotated[str | None, Header(
-        alias="Last-Event-ID", max_length=40,
+        alias="Last-Event-ID", pattern=r"^[0-9]{1,9}\.[0-9]{1,9}$",
         description="The `id` of the last event received, e.g. 3.120")] = None,
 ) -> EventSourceResponse:
     """Resume a streamed answer whose connection dropped: the events after `Last-Event-ID`, from

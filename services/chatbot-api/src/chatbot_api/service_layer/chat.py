@@ -80,6 +80,7 @@ from techai_shared.conversation.model import (
     Session,
     SessionState,
     StoredMessage,
+    title_from,
 )
 from techai_shared.errors import (
     AppError,
@@ -180,6 +181,7 @@ class Prepared:
     answer_id: str = field(default_factory=new_id)
     branch: Branch | None = None
     base: tuple[str, ...] = ()  # the path the branch's messages follow
+    replaced_first: str | None = None  # the first question an edit replaces (the title follows it)
 
     @property
     def reading(self) -> str:
@@ -396,12 +398,16 @@ class ChatService:
             stored = await uow.sessions.history(session_id, before[max(0, len(before) - limit):])
             if question is None:  # regenerate: the question it answered
                 question = (await uow.sessions.history(session_id, base[-1:]))[0].content
+            elif not base:  # the first question edited: the title may follow it
+                replaced = (await uow.sessions.history(session_id, (branch.message_id,)))[0].content
         window = window_history([ChatTurn(m.role, m.content) for m in stored],
                                 self._settings.chatbot_history_token_window, self._cost)
         stored = stored[len(stored) - len(window):] if window else []
         p = await self._prepared(principal, question, quota, session, window, _previous(stored),
                                  options, cache=False)
         p.branch, p.base = branch, base
+        if branch.kind == "edit" and not base:
+            p.replaced_first = replaced
         return p
 
     async def _prepared(self, principal: Principal, question: str, quota: Quota | None,
@@ -560,7 +566,9 @@ class ChatService:
             await self._cache.put(p.cache_key, CachedAnswer(text, mode, sources),
                                   still_true_for(p.hits, self._clock()))
         created = p.session is None
-        if created and self._titles is not None and self._model.configured and mode != VERIFIED:
+        first_changed = p.replaced_first is not None and session.title == title_from(p.question)
+        if ((created or first_changed) and self._titles is not None and self._model.configured
+                and mode != VERIFIED):
             self._spawn(self._titles.retitle(session, p.question))
         return ChatResult(shown, mode, session, stored, created, usage, sources, p.quota)
 
@@ -591,6 +599,9 @@ class ChatService:
                     uow.sessions, session, p.user_id,
                     lambda s: s.branch_exchange(p.user_id, p.base, question, answer, now))
                 stored = exchange.assistant_message
+                if p.replaced_first is not None and session.state.title == title_from(p.replaced_first):
+                    session.rename(p.user_id, title_from(p.question), now)  # still the automatic one
+                    await uow.sessions.save(session)
             else:
                 session, stored = await apply_and_save(
                     uow.sessions, session, p.user_id,
