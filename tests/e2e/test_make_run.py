@@ -98,6 +98,20 @@ async def test_make_run_serves_conversations_and_keeps_them_across_restarts(laun
 
         await eventually(new_exchange_projected, within=15)
 
+        # the message tree on make run's store (SQLite): another answer, then back to the first
+        answer_id = again.json()["data"]["messageId"]
+        regenerated = await client.post(f"{chat}/sessions/{kept_sid}/messages/{answer_id}/regenerate",
+                                        headers=headers(owner))
+        assert regenerated.status_code == 200, regenerated.text
+        newer = regenerated.json()["data"]["messageId"]
+        history = (await client.get(f"{chat}/sessions/{kept_sid}/messages",
+                                    headers=headers(owner))).json()["data"]["messages"]
+        assert [m["messageId"] for m in history][3] == newer and len(history) == 4
+        assert history[3]["siblingIds"] == [answer_id, newer]
+        back = await client.put(f"{chat}/sessions/{kept_sid}/leaf", json={"messageId": answer_id},
+                                headers=headers(owner))
+        assert back.status_code == 200 and back.json()["data"]["leafMessageId"] == answer_id
+
         # The scheduler runs beside the APIs; an admin runs a job now and sees it in the history.
         jobs_url = launcher.url("COMMAND_PORT") + "/api/v1/admin/jobs"
         admin = headers("ops-1", role="ADMIN")

@@ -6,8 +6,9 @@ records who may read it. A reader that comes back with `Last-Event-ID` gets the 
 one from the stream, then follows it (XREAD BLOCK) until the answer's `done` or `error`, whether
 the generation is still running in this process, in another replica, or finished minutes ago.
 
-Redis failing never fails the answer: an append that fails is logged and the live stream goes on;
-the resume endpoint then serves what the command store holds once the answer is stored.
+Redis failing never fails the answer: an append that fails is logged, the answer's later events are
+not appended (so a Redis that hangs delays one event by its timeout, not each), and the live stream
+goes on; the resume endpoint then serves what the command store holds once the answer is stored.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ class RedisStreamLog:
         except RedisError as exc:
             logger.warning("heartbeat of %s not kept: %s", message_id, exc)
 
-    async def append(self, message_id: str, event: StreamEvent) -> None:
+    async def append(self, message_id: str, event: StreamEvent) -> bool:
         key = self._key(message_id)
         try:
             async with self._redis.pipeline(transaction=False) as pipe:
@@ -74,6 +75,8 @@ class RedisStreamLog:
         except RedisError as exc:
             APPEND_FAILURES.inc()
             logger.warning("stream event %s of %s not kept: %s", event.id, message_id, exc)
+            return False
+        return True
 
     async def owner(self, message_id: str) -> StreamOwner | None:
         """Who the kept stream of this answer belongs to; None when none is kept (or Redis fails)."""

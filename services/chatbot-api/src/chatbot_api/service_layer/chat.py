@@ -1,5 +1,11 @@
 """The chat use case: one question in, one grounded answer out, both stored with the session change.
 
+A question follows the session's current path; prepare_branch() answers a question again
+(regenerate) or a new version of one (edit), as siblings in the message tree
+(techai_shared.conversation.tree), with the history up to the question they replace. A streamed
+answer's events are kept in the stream log, so resume() can send the rest to a client whose
+connection dropped.
+
 prepare() does everything that can refuse a request (input, rate limit, session ownership, token
 budget) and everything the answer is made of (route, verified answer, retrieval, prompt, cache
 look-up), so both
@@ -269,16 +275,17 @@ class ChatService:
         queue: asyncio.Queue[StreamEvent | None] = asyncio.Queue()
         count, chars = 0, 0
         answer_id = prepared.answer_id
+        keeping = self._stream_log is not None  # until the log fails once: then not resumable
 
         async def emit(name: str, data: dict[str, Any]) -> None:
-            nonlocal count, chars
+            nonlocal count, chars, keeping
             count += 1
             if name == "delta":
                 chars += len(data["text"])
             event = StreamEvent(f"{count}.{chars}", name, data)
             queue.put_nowait(event)
-            if self._stream_log is not None:
-                await self._stream_log.append(answer_id, event)
+            if keeping and self._stream_log is not None:
+                keeping = await self._stream_log.append(answer_id, event)
 
         async def delta(text: str) -> None:
             await emit("delta", {"text": text})

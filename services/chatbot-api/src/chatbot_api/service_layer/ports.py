@@ -250,8 +250,8 @@ class StreamLog(Protocol):
         """The generation of this answer is still running (every few seconds while it does)."""
         ...
 
-    async def append(self, message_id: str, event: StreamEvent) -> None:
-        """Keep the event; a failure is logged, never raised."""
+    async def append(self, message_id: str, event: StreamEvent) -> bool:
+        """Keep the event; False when it could not be (logged, never raised)."""
         ...
 
     async def owner(self, message_id: str) -> StreamOwner | None: ...
