@@ -237,7 +237,8 @@ async def test_a_stream_keeps_alive_while_the_model_thinks(settings, llm, provid
     async with chat_client(cfg, catalog=False) as (api, _):
         r = await api.post("/api/v1/chatbot/stream", json={"message": "안녕하세요"}, headers=h)
     blocks = r.text.strip().split("\n\n")
-    kinds = ["ping" if b.startswith(":") else b.split("\n", 1)[0].removeprefix("event: ")
+    kinds = ["ping" if b.startswith(":") else
+             next(line.removeprefix("event: ") for line in b.split("\n") if line.startswith("event: "))
              for b in blocks]
     first, last = kinds.index("delta"), len(kinds) - 1 - kinds[::-1].index("delta")
     assert "ping" in kinds[1:first], f"no keep-alive while the model was silent: {kinds}"
