@@ -87,3 +87,24 @@ async def test_concurrent_turns_from_one_read_state_stay_contiguous_and_exact(en
     after = await store.append_exchange(user, sid, *_pair("late"), utcnow(), known=final.state)
     assert after.session.title == "renamed" and after.session.version == renamed.version + 3
     assert after.session == (await store.get_owned_with_recent(sid, user, 0))[0].state
+
+
+async def test_a_session_row_without_a_path_reads_as_its_messages_in_order(engine):
+    """A row an older version wrote (no path, during a rolling upgrade) is a linear conversation:
+    its history is its messages in sequence order and the next exchange follows the last one."""
+    from sqlalchemy import update
+
+    from techai_shared.db.schema import conversation_sessions
+
+    store = Conversations(engine)
+    user = uuid.uuid4().hex
+    sid = (await store.append_exchange(user, None, *_pair("one"), utcnow())).session.session_id
+    await store.append_exchange(user, sid, *_pair("two"), utcnow())
+    async with engine.begin() as conn:
+        await conn.execute(update(conversation_sessions)
+                           .where(conversation_sessions.c.session_id == sid).values(path=None))
+    session, history = await store.get_owned_with_recent(sid, user, 10)
+    assert [m.content for m in history] == ["one", "answer to one", "two", "answer to two"]
+    third = await store.append_exchange(user, sid, *_pair("three"), utcnow())
+    assert third.user_message.parent_message_id == session.state.path[-1]
+    assert third.session.message_count == 6 and len(third.session.path) == 6

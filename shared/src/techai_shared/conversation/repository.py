@@ -13,6 +13,7 @@ numbers stay contiguous and every version reaches the outbox exactly once.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -100,7 +101,19 @@ class SessionRepository:
         """The session, deleted or not, or None."""
         statement = _SESSION_FOR_UPDATE if for_update else _SESSION_BY_ID
         row = (await self._conn.execute(statement, {"p_session_id": session_id})).first()
-        return Session(_state(row), thread_key=row.thread_key) if row is not None else None
+        if row is None:
+            return None
+        return Session(await self._with_path(_state(row)), thread_key=row.thread_key)
+
+    async def _with_path(self, state: SessionState) -> SessionState:
+        """The state with its path: a row written without one (by a version before the message
+        tree, during a rolling upgrade) has its messages in sequence order as its path."""
+        if state.path or not state.message_count:
+            return state
+        ids: Sequence[str] = (await self._conn.execute(
+            select(messages_t.c.message_id).where(messages_t.c.session_id == state.session_id)
+            .order_by(messages_t.c.sequence_number))).scalars().all()
+        return replace(state, path=tuple(ids))
 
     async def get_owned(self, session_id: str, user_id: str, *, for_update: bool = False) -> Session:
         """The caller's live session, or SessionNotFound (missing, deleted) or Forbidden."""
@@ -208,7 +221,7 @@ class SessionRepository:
         rows = (await self._conn.execute(
             select(sessions_t).where(*cond)
             .order_by(sessions_t.c.last_message_at, sessions_t.c.session_id).limit(limit))).all()
-        return [Session(_state(r)) for r in rows]
+        return [Session(await self._with_path(_state(r))) for r in rows]
 
     async def by_ids(self, session_ids: Sequence[str]) -> list[SessionState]:
         """The sessions with these ids, deleted ones included."""
