@@ -143,6 +143,10 @@ async def test_a_stored_answer_resumes_from_where_the_client_was():
         await h.chat.resume(BOB, prepared.session_id, prepared.answer_id, cut.id)
     with pytest.raises(InvalidInput):
         await h.chat.resume(ALICE, prepared.session_id, prepared.answer_id, "three")
+    # a bare number says nothing of the text delivered: the stored answer starts again
+    again = [e async for e in await h.chat.resume(ALICE, prepared.session_id, prepared.answer_id, "3")]
+    assert [e.name for e in again] == ["metadata", "delta", "sources", "done"]
+    assert again[1].data["text"] == stored
 
 
 async def _nothing(_: str) -> None:

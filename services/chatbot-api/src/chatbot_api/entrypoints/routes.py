@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 from fastapi import Header, Query, Request, Response
 from fastapi.responses import StreamingResponse
+from pydantic import WithJsonSchema
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from chatbot_api.domain.context import KST
@@ -39,6 +40,7 @@ from chatbot_api.entrypoints.schemas import (
     UsagePublic,
 )
 from chatbot_api.service_layer.chat import (
+    EVENT_ID_PATTERN,
     Branch,
     ChatOptions,
     ChatResult,
@@ -230,8 +232,9 @@ async def switch_leaf(session_id: str, body: LeafUpdate, user: CurrentUser,
 async def resume_stream(
     session_id: str, message_id: str, user: CurrentUser, chat: ChatServiceDep,
     last_event_id: Annotated[str | None, Header(
-        alias="Last-Event-ID", pattern=r"^[0-9]{1,9}\.[0-9]{1,9}$",
-        description="The `id` of the last event received, e.g. 3.120")] = None,
+        alias="Last-Event-ID", description="The `id` of the last event received, e.g. 3.120"),
+        # a header is a string or absent, never null; the service checks the pattern (400)
+        WithJsonSchema({"type": "string", "pattern": EVENT_ID_PATTERN})] = None,
 ) -> EventSourceResponse:
     """Resume a streamed answer whose connection dropped: the events after `Last-Event-ID`, from
     the generation still running (followed live) or from the finished answer, for at least

@@ -106,6 +106,9 @@ ANSWERS = Counter("chatbot_answers_total",
 PROMPTS = Path(__file__).resolve().parent.parent / "prompts"
 NO_MODEL = "retrieval-only"
 BEAT_SECONDS = 5.0  # how often a streamed answer's generation tells the stream log it is alive
+# StreamEvent.id, as Last-Event-ID sends it back; a bare number (not an id this API sends) is read
+# as that event with the characters it delivered unknown
+EVENT_ID_PATTERN = r"^[0-9]{1,9}(\.[0-9]{1,9})?$"
 GENERAL = "general"
 VERIFIED = "verified"
 
@@ -660,22 +663,26 @@ def _previous(stored: list[HistoryMessage]) -> Previous | None:
     return None
 
 
-def _parse_event_id(value: str | None) -> tuple[int, int]:
+def _parse_event_id(value: str | None) -> tuple[int, int | None]:
     """The number and the characters delivered of a `Last-Event-ID` (StreamEvent.id); (0, 0)
-    without one."""
-    if value is None or not value.strip():
+    without one, None for the characters of a bare number."""
+    if value is None:
         return 0, 0
-    number, _, chars = value.strip().partition(".")
-    if not (number.isdigit() and chars.isdigit()):
+    if not re.fullmatch(EVENT_ID_PATTERN, value):
         raise InvalidInput("Last-Event-ID must be the id of an event of this stream",
                            data={"Last-Event-ID": "must look like 3.120"})
-    return int(number), int(chars)
+    number, _, chars = value.partition(".")
+    return int(number), int(chars) if chars else None
 
 
-async def _replay(message: StoredMessage, after: int, delivered: int) -> AsyncIterator[StreamEvent]:
+async def _replay(message: StoredMessage, after: int, delivered: int | None
+                  ) -> AsyncIterator[StreamEvent]:
     """The rest of a stored answer after event `after`, which had delivered `delivered`
-    characters of it: the text not yet delivered as one delta, its sources, done."""
+    characters of it: the text not yet delivered as one delta, its sources, done. When what was
+    delivered is unknown, the answer starts again (metadata, then all of its text)."""
     number, text = after, message.content
+    if delivered is None:
+        delivered = after = 0
     if after == 0:
         number += 1
         yield StreamEvent(f"{number}.0", "metadata", {"conversationId": message.session_id,
