@@ -22,6 +22,8 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langchain_openai import ChatOpenAI
 from pymongo import AsyncMongoClient
 
+from chatbot_api.service_layer.chat import load_prompt
+from chatbot_api.settings import ChatbotSettings
 from techai_shared.auth import mint_token
 from techai_shared.settings import CommonSettings
 from tests.conftest import eventually
@@ -108,10 +110,15 @@ def titles(sources: list[dict[str, Any]]) -> list[str]:
     return [s["title"] for s in sources]
 
 
+TITLE_PROMPT = load_prompt("title", ChatbotSettings().chatbot_title_prompt_version)
+
+
 def prompt_for(llm: FakeLlm, question: str) -> list[dict[str, str]]:
-    """The conversation (system prompt left out) of the latest model call that asked `question`:
-    other calls (a title being written) may come in between."""
-    request = next(r for r in reversed(llm.requests) if r["messages"][-1]["content"] == question)
+    """The conversation (system prompt left out) of the latest model call that answered
+    `question`: other calls may come in between, among them the title of a session that
+    `question` started, which asks the model about the same text."""
+    request = next(r for r in reversed(llm.requests) if r["messages"][-1]["content"] == question
+                   and r["messages"][0]["content"] != TITLE_PROMPT)
     return [m for m in request["messages"] if m["role"] != "system"]
 
 
