@@ -57,6 +57,7 @@ def test_session_payload_maps_to_snake_case_document_with_bson_datetimes():
         "created_at": T0, "last_message_at": T0, "is_active": True, "message_count": 2,
         "deleted_at": None, "is_deleted": False, "version": 4,
         "event_occurred_at": T0, "updated_at": NOW, "path": ["q1", "a1"], "leaf_message_id": "a1",
+        "search_pending": True,
     }
     assert doc["created_at"].tzinfo is not None
 
@@ -84,7 +85,7 @@ def test_message_payload_maps_to_document_with_event_version():
         "message_id": "m1", "session_id": "s1", "user_id": "u1", "role": "assistant",
         "content": "답변", "sequence_number": 2, "token_count": 7,
         "sources": [{"type": "contest", "id": "c1"}], "created_at": T0, "version": 3,
-        "parent_message_id": "q1",
+        "parent_message_id": "q1", "search_pending": True,
     }
 
 

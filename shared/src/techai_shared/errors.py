@@ -25,6 +25,7 @@ class ErrorCode(Enum):
     CONFLICT = (409, "4091", "CONFLICT", "이미 존재합니다")
     PAYLOAD_TOO_LARGE = (413, "4131", "PAYLOAD_TOO_LARGE", "요청 본문이 너무 큽니다")
     RATE_LIMITED = (429, "4291", "RATE_LIMITED", "요청 한도를 초과했습니다")
+    TOKEN_BUDGET_EXCEEDED = (429, "4292", "TOKEN_BUDGET_EXCEEDED", "오늘의 토큰 예산을 모두 사용했습니다")
     INTERNAL_SERVER_ERROR = (500, "5000", "INTERNAL_SERVER_ERROR", "서버 내부 오류입니다")
     LLM_UNAVAILABLE = (503, "5031", "LLM_UNAVAILABLE", "언어 모델을 사용할 수 없습니다")
     SERVICE_UNAVAILABLE = (503, "5032", "SERVICE_UNAVAILABLE", "의존 서비스를 사용할 수 없습니다")
@@ -114,6 +115,13 @@ class Conflict(AppError):
 
 class RateLimited(AppError):
     error_code = ErrorCode.RATE_LIMITED
+
+
+class TokenBudgetExceeded(AppError):
+    """The user's daily model-token budget is spent (or held by turns in flight) until midnight
+    Asia/Seoul."""
+
+    error_code = ErrorCode.TOKEN_BUDGET_EXCEEDED
 
 
 class LlmUnavailable(AppError):

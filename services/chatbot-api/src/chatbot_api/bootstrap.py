@@ -10,6 +10,7 @@ from pymongo import AsyncMongoClient
 from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from chatbot_api.adapters.budget_gate import RedisBudgetGate
 from chatbot_api.adapters.catalog_lookup import CatalogLookup
 from chatbot_api.adapters.catalog_retriever import CatalogRetriever
 from chatbot_api.adapters.catalog_sample import CatalogSample
@@ -22,6 +23,7 @@ from chatbot_api.adapters.tokens import TokenCounter
 from chatbot_api.adapters.unit_of_work import SqlChatUnitOfWork
 from chatbot_api.domain.usage import PriceTable, Pricing
 from chatbot_api.retrieval.relevance import RelevanceGate
+from chatbot_api.service_layer.budget import TokenBudgets
 from chatbot_api.service_layer.chat import ChatService, load_prompt
 from chatbot_api.service_layer.feedback import FeedbackService
 from chatbot_api.service_layer.ports import ChatModel, UnitOfWorkFactory
@@ -147,8 +149,9 @@ def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,
     gate = gate or RelevanceGate.for_model(sample, embedder)
     prices = pricing(settings, warn=model.configured)
     tokens = TokenCounter()
+    budgets = token_budgets(settings, uow, redis, clock)
     titles = (TitleWriter(model, uow, load_prompt("title", settings.chatbot_title_prompt_version),
-                          prices, clock, tokens)
+                          prices, clock, tokens, budgets)
               if settings.chatbot_generate_titles else None)
     return ChatService(
         settings=settings,
@@ -166,7 +169,19 @@ def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,
         verified=verified,
         stream_log=RedisStreamLog(redis, settings.chatbot_stream_resume_seconds,
                                   idle_seconds=settings.chatbot_model_total_timeout_seconds + 10),
+        budgets=budgets,
     )
+
+
+def token_budgets(settings: ChatbotSettings, uow: UnitOfWorkFactory, redis: Redis,
+                  clock: Clock) -> TokenBudgets:
+    """A turn holds the most it can use: the whole prompt and the model's output cap."""
+    return TokenBudgets(
+        uow, RedisBudgetGate(redis), default_tokens=settings.chatbot_daily_token_budget,
+        hold_tokens=settings.chatbot_prompt_token_budget + settings.chatbot_model_max_output_tokens,
+        hold_seconds=max(settings.chatbot_budget_hold_seconds,
+                         int(settings.chatbot_model_total_timeout_seconds) + 10),
+        clock=clock)
 
 
 def bootstrap(settings: ChatbotSettings, model: ChatModel | None = None,
@@ -187,7 +202,8 @@ def bootstrap(settings: ChatbotSettings, model: ChatModel | None = None,
                                    embedder)
     chat = build_chat(settings, uow, mongo, redis, model, embedder, clock, retriever, verified,
                       gate)
-    sessions = SessionService(uow, MongoReadModel(mongo[settings.mongodb_database]), clock)
+    sessions = SessionService(uow, MongoReadModel(mongo[settings.mongodb_database]), clock,
+                              budgets=token_budgets(settings, uow, redis, clock))
     relay.start()
     retriever.start()
     gate.start()

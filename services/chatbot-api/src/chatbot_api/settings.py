@@ -55,6 +55,11 @@ class ChatbotSettings(CommonSettings):
     chatbot_history_token_window: int = Field(default=2000, ge=0)
     chatbot_history_max_messages: int = Field(default=100, ge=0)
     chatbot_rate_limit_per_minute: int = Field(default=10, ge=0)  # 0 turns the limit off
+    # Model tokens a user may spend per Asia/Seoul day (service_layer.budget); 0: no budget. An
+    # administrator sets a user's own with PUT /api/v1/admin/users/{userId}/budget (command-api).
+    chatbot_daily_token_budget: int = Field(default=0, ge=0)
+    # How long an admitted turn holds its tokens at most (a turn that dies releases them then).
+    chatbot_budget_hold_seconds: int = Field(default=300, ge=10)
     chatbot_system_prompt_version: str = "v2"  # prompts/system_<v>.txt, context_<v>.txt, ...
     chatbot_title_prompt_version: str = "v1"
     # Token budgets (o200k_base): retrieved context, and the whole prompt (history trimmed first).

@@ -9,11 +9,13 @@ from pymongo import AsyncMongoClient
 from redis.asyncio import Redis
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from command_api.adapters.budget_store import SqlUserBudgets
 from command_api.adapters.outbox_log import SqlOutboxLog
 from command_api.adapters.read_model import MongoReadModel
 from command_api.adapters.unit_of_work import SqlCommandUnitOfWork
 from command_api.service_layer.answers import VerifiedAnswerService
 from command_api.service_layer.bookmarks import BookmarkService
+from command_api.service_layer.budgets import UserBudgetService
 from command_api.service_layer.catalog import CatalogService
 from command_api.service_layer.catalog_import import CatalogImporter
 from command_api.service_layer.feedback_metrics import FeedbackMetrics
@@ -78,6 +80,7 @@ class Services:
     importer: CatalogImporter
     answers: VerifiedAnswerService
     feedback_metrics: FeedbackMetrics
+    budgets: UserBudgetService
     ops: Operations
     engine: AsyncEngine
     redis: Redis
@@ -119,6 +122,7 @@ def bootstrap(settings: CommandSettings) -> Services:
         importer=CatalogImporter(uow),
         answers=VerifiedAnswerService(uow, ops.read_model, utcnow),
         feedback_metrics=FeedbackMetrics(uow, utcnow),
+        budgets=UserBudgetService(SqlUserBudgets(engine), utcnow),
         ops=ops,
         engine=engine,
         redis=make_redis(settings),

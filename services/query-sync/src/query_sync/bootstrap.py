@@ -1,5 +1,6 @@
 """Wiring: settings -> MongoDB client, embedder, projectors (the conversation topic, the three
-catalog topics and the verified answers), dead-letter publisher, consumer, health server.
+catalog topics and the verified answers), dead-letter publisher, consumer, the conversation
+search indexer, health server.
 
 The only place that chooses concrete adapters; main() and the tests build the worker here.
 """
@@ -15,6 +16,7 @@ from pymongo import AsyncMongoClient
 from query_sync.adapters.catalog import CatalogProjector
 from query_sync.adapters.conversations import ConversationProjector
 from query_sync.adapters.dead_letters import DeadLetterPublisher
+from query_sync.adapters.search_index import SearchIndexer
 from query_sync.adapters.search_indexes import ensure_vector_indexes
 from query_sync.adapters.verified import VerifiedAnswerProjector
 from query_sync.catalog_documents import CATALOG_KINDS
@@ -58,6 +60,12 @@ class SyncWorker:
             db, embedder)
         self.consumer = ProjectionConsumer(settings, projectors, DeadLetterPublisher(settings),
                                            broker_compensations(settings))
+        self.search_indexer = SearchIndexer(
+            db, ttl_seconds=settings.sync_messages_ttl_seconds,
+            batch_size=settings.sync_search_batch_size,
+            interval_seconds=settings.sync_search_interval_seconds)
+        self._indexer_stop = asyncio.Event()
+        self._indexer_task: asyncio.Task[None] | None = None
         self.health = HealthServer(create_app(self.readiness_checks), settings.sync_host, settings.sync_port)
         self._consumer_task: asyncio.Task[None] | None = None
 
@@ -77,6 +85,8 @@ class SyncWorker:
         await self._warm_up_embedder()
         await self._ensure_vector_indexes()
         self._consumer_task = self.consumer.start()
+        self._indexer_task = asyncio.create_task(self.search_indexer.run(self._indexer_stop),
+                                                 name="search-indexer")
 
     async def _ensure_vector_indexes(self) -> None:
         """On Atlas, wait until the vector indexes are queryable; elsewhere this logs once that
@@ -103,6 +113,9 @@ class SyncWorker:
     async def stop(self) -> None:
         """Consumer first (it commits what it processed), then the server, then the client."""
         await self.consumer.stop()
+        self._indexer_stop.set()
+        if self._indexer_task is not None:
+            await asyncio.wait([self._indexer_task], timeout=30)
         await self.health.stop()
         await self.mongo.close()
 

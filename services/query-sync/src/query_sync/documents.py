@@ -23,6 +23,9 @@ from techai_shared.events.conversation import (
 
 _P = TypeVar("_P", bound=BaseModel)
 
+# Marks a document the search index has not caught up with (query_sync.adapters.search_index).
+SEARCH_PENDING = "search_pending"
+
 
 def _parse(model: type[_P], event: EventEnvelope) -> _P:
     """The event's payload as `model`, or InvalidPayload (a poison event, never retried)."""
@@ -50,6 +53,7 @@ def session_document(event: EventEnvelope, now: datetime) -> dict[str, Any]:
         "version": event.version,
         "event_occurred_at": as_utc(event.occurred_at),
         "updated_at": as_utc(now),
+        SEARCH_PENDING: True,
     }
 
 
@@ -68,6 +72,7 @@ def message_document(event: EventEnvelope) -> dict[str, Any]:
         "created_at": message.created_at,
         "parent_message_id": message.parent_message_id,
         "version": event.version,
+        SEARCH_PENDING: True,
     }
 
 

@@ -193,6 +193,17 @@ usage_daily = Table(
     Column("cost_usd", Numeric(18, 8), nullable=False),
 )
 
+# A user's own daily token budget (migration 0009), set by an administrator; without a row, the
+# default (CHATBOT_DAILY_TOKEN_BUDGET) applies; 0 means none.
+user_token_budgets = Table(
+    "user_token_budgets",
+    metadata,
+    Column("user_id", String(64), primary_key=True),
+    Column("daily_tokens", BigInteger, nullable=False),
+    Column("updated_by", String(64), nullable=False),
+    Column("updated_at", UtcDateTime, nullable=False),
+)
+
 # The answer-improvement loop (migration 0005): users' ratings of answers, and the verified answers
 # operators publish. Both are soft-deleted and keep counting versions, as the catalog does.
 

@@ -18,7 +18,7 @@ from typing import Any
 from pymongo import AsyncMongoClient
 from sqlalchemy import func, select
 
-from devstack.bench import measure_chat, measure_retrieval, measure_sync
+from devstack.bench import measure_chat, measure_retrieval, measure_search, measure_sync
 from devstack.bench.stack import BenchStack, Process, log, pids_named
 from devstack.bench.stats import median_of, runs_summary
 from techai_shared.db.engine import make_engine
@@ -115,12 +115,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "collection, query embedding under concurrency")
             report["retrieval"] = await measure_retrieval.measure(
                 stack.mongo.url, CHAT_DB, embedder, args.runs, RETRIEVAL_SIZES, args.queries)
+        if "search" in parts:
+            stack.fresh_mongo("search")
+            log("search: the conversation search at 200,000 messages (2,000 sessions of one user)")
+            report["search"] = await measure_search.measure(stack.mongo.url, root / "infra" / "seed",
+                                                            args.runs)
     finally:
         stack.close()
         await stack.drop_databases()
     report["seconds"] = round(time.monotonic() - started)
     report["machine"]["load_average_at_end"] = list(os.getloadavg())
-    if parts >= {"sync", "chat", "retrieval"}:
+    if parts >= {"sync", "chat", "retrieval", "search"}:
         report.update(headline(report, args.model_ms))
     return report
 
@@ -382,7 +387,8 @@ def main() -> None:
                         help="uvicorn worker processes of chatbot-api and of the bare endpoint alike")
     parser.add_argument("--queries", type=int, default=100,
                         help="distinct questions searched per retrieval run, at every catalog size")
-    parser.add_argument("--only", default="sync,chat,retrieval", help="a part of the bench (no report)")
+    parser.add_argument("--only", default="sync,chat,retrieval,search",
+                        help="a part of the bench (no report)")
     parser.add_argument("--profile", type=Path, default=None,
                         help="py-spy folded stacks of chatbot-api and query-sync under load, into this dir")
     args = parser.parse_args()

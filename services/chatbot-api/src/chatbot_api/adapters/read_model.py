@@ -8,8 +8,18 @@ from typing import Any
 from pymongo import ASCENDING, DESCENDING
 from pymongo.asynchronous.database import AsyncDatabase
 
+from chatbot_api.domain.session_search import (
+    MAX_MESSAGE_IDS,
+    Postings,
+    candidates,
+    matches,
+    snippet,
+)
+from chatbot_api.service_layer.ports import SessionMatch
 from techai_shared.conversation.model import SessionState, StoredMessage
+from techai_shared.conversation.search import POSTINGS, field_of, shard_of
 from techai_shared.events.conversation import FeedbackState
+from techai_shared.korean import QueryTerm
 
 
 def _utc(value: datetime) -> datetime:
@@ -51,11 +61,58 @@ def _session(doc: dict[str, Any]) -> SessionState:
 
 
 class MongoReadModel:
-    """Reads of conversation_sessions and conversation_messages."""
+    """Reads of conversation_sessions, conversation_messages and the search index."""
 
     def __init__(self, db: AsyncDatabase[dict[str, Any]]) -> None:
         self._sessions = db["conversation_sessions"]
         self._messages = db["conversation_messages"]
+        self._postings = db[POSTINGS]
+
+    async def search_sessions(self, user_id: str, terms: list[QueryTerm], offset: int, limit: int
+                              ) -> tuple[list[SessionMatch], int]:
+        """The user's live sessions holding every word, best first
+        (chatbot_api.domain.session_search), and how many the index found. Reads one posting
+        document per bucket for each shard the words fall in, then the page's sessions and one
+        message of each: the cost grows with the user's buckets and the words, not with the
+        user's messages."""
+        keys = sorted({key for term in terms for key in term.keys})
+        fields = {key: field_of(key) for key in keys}
+        wanted = {f"{part}.{f}": 1 for f in fields.values() for part in ("w", "t")}
+        index: dict[str, Postings] = {}
+        async for doc in self._postings.find(
+                {"user_id": user_id, "shard": {"$in": sorted({shard_of(k) for k in keys})}},
+                {**wanted, "_id": 0}):
+            words, titles = doc.get("w") or {}, doc.get("t") or {}
+            for key, f in fields.items():
+                if f in words or f in titles:
+                    index.setdefault(key, Postings()).add(words.get(f) or {}, titles.get(f) or {})
+        found = candidates(terms, index)
+        page = found[offset:offset + limit]
+        if not page:
+            return [], len(found)
+        live = {doc["session_id"]: _session(doc) async for doc in self._sessions.find(
+            {"session_id": {"$in": [c.session_id for c in page]}, "user_id": user_id,
+             "is_deleted": {"$ne": True}})}
+        shown = {c.session_id: max(c.message_ids or c.any_ids) for c in page
+                 if c.session_id in live and (c.message_ids or c.any_ids)}
+        contents = {doc["message_id"]: doc["content"] async for doc in self._messages.find(
+            {"message_id": {"$in": sorted(shown.values())}, "role": {"$exists": True}},
+            {"message_id": 1, "content": 1, "_id": 0})}
+        out = []
+        for c in page:
+            session = live.get(c.session_id)
+            if session is None:  # deleted or expired since the index listed it
+                continue
+            mid = shown.get(c.session_id)
+            if mid in contents:
+                shows = snippet(contents[mid], terms, mid)
+            elif matches(session.title, terms):
+                shows = snippet(session.title, terms, None)
+            else:  # a title that held the words once, a message gone with its session's TTL
+                continue
+            ids = sorted(c.message_ids or c.any_ids, reverse=True)[:MAX_MESSAGE_IDS]
+            out.append(SessionMatch(session, ids, shows))
+        return out, len(found)
 
     async def messages_by_ids(self, session_id: str, ids: list[str]
                               ) -> list[tuple[StoredMessage, FeedbackState | None]]:

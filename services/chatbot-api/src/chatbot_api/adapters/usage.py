@@ -6,13 +6,13 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.dialects.mysql import insert as mysql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from chatbot_api.service_layer.ports import UsageRow
-from techai_shared.db.schema import usage_daily
+from techai_shared.db.schema import usage_daily, user_token_budgets
 
 
 def _upsert(insert: Any) -> Any:
@@ -44,6 +44,21 @@ class SqlUsageRepository:
             "user_id": user_id, "day": day, "model": model, "requests": requests,
             "prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
             "cost_usd": Decimal(str(cost_usd))})
+
+    async def model_tokens(self, user_id: str, day: date, *, not_models: tuple[str, ...]) -> int:
+        """The user's prompt and completion tokens of that day, but those of `not_models` (the
+        answers made without a model are counted under their mode's name)."""
+        t = usage_daily.c
+        total: Any = (await self._conn.execute(
+            select(func.coalesce(func.sum(t.prompt_tokens + t.completion_tokens), 0))
+            .where(t.user_id == user_id, t.day == day, t.model.not_in(not_models)))).scalar_one()
+        return int(total)
+
+    async def budget_of(self, user_id: str) -> int | None:
+        """The user's own daily token budget, None when the default applies."""
+        found = (await self._conn.execute(select(user_token_budgets.c.daily_tokens)
+                                          .where(user_token_budgets.c.user_id == user_id))).scalar()
+        return None if found is None else int(found)
 
     async def between(self, user_id: str, first: date, last: date) -> list[UsageRow]:
         """The user's daily rows with first <= day <= last, oldest first."""

@@ -56,6 +56,12 @@ class PriceTable:
         return None
 
 
+# The names usage is counted under when no model made the answer; a token budget leaves them out.
+NO_MODEL = "retrieval-only"
+VERIFIED = "verified"
+FREE_MODELS = (NO_MODEL, VERIFIED)
+
+
 def usage_day(now: datetime) -> date:
     """Usage is totalled per Korean calendar day."""
     return now.astimezone(KST).date()

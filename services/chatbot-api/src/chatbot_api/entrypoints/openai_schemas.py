@@ -203,6 +203,7 @@ _CODES = {
     ErrorCode.UNAUTHENTICATED: "invalid_api_key",
     ErrorCode.TOKEN_LIMIT_EXCEEDED: "context_length_exceeded",
     ErrorCode.RATE_LIMITED: "rate_limit_exceeded",
+    ErrorCode.TOKEN_BUDGET_EXCEEDED: "insufficient_quota",
     ErrorCode.INVALID_INPUT: "invalid_value",
 }
 _TYPES = {401: "authentication_error", 403: "permission_error", 429: "rate_limit_error"}

@@ -14,17 +14,20 @@ from pydantic import WithJsonSchema
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from chatbot_api.domain.context import KST
-from chatbot_api.domain.conversation import clean_text, normalize_title
+from chatbot_api.domain.conversation import CONTENT_CHARACTER, clean_text, normalize_title
+from chatbot_api.entrypoints import export
 from chatbot_api.entrypoints.deps import (
     ChatServiceDep,
     CurrentUser,
     FeedbackServiceDep,
     SessionServiceDep,
 )
+from chatbot_api.entrypoints.export import ExportFormat
 from chatbot_api.entrypoints.schemas import (
     STREAM_EVENTS,
     ChatPublic,
     ChatRequest,
+    ConversationExport,
     EditRequest,
     FeedbackPublic,
     FeedbackRequest,
@@ -34,6 +37,7 @@ from chatbot_api.entrypoints.schemas import (
     SessionInfo,
     SessionPage,
     SessionPublic,
+    SessionSearchPage,
     TitleUpdate,
     TokenUsagePublic,
     UsageDayPublic,
@@ -60,6 +64,7 @@ from techai_shared.web.fields import IsoDate
 logger = logging.getLogger(__name__)
 
 MAX_USAGE_DAYS = 366
+MAX_SEARCH_CHARS = 200
 
 # Every route needs the bearer token and reads or writes the command store.
 router = api_router("/api/v1/chatbot", ["chatbot"], ErrorCode.UNAUTHENTICATED,
@@ -67,7 +72,7 @@ router = api_router("/api/v1/chatbot", ["chatbot"], ErrorCode.UNAUTHENTICATED,
 # What a question can be refused with before its answer starts (the stream's too).
 _ASKING = (ErrorCode.INVALID_INPUT, ErrorCode.TOKEN_LIMIT_EXCEEDED, ErrorCode.FORBIDDEN,
            ErrorCode.SESSION_NOT_FOUND, ErrorCode.PAYLOAD_TOO_LARGE, ErrorCode.RATE_LIMITED,
-           ErrorCode.SERVICE_UNAVAILABLE)
+           ErrorCode.TOKEN_BUDGET_EXCEEDED, ErrorCode.SERVICE_UNAVAILABLE)
 _SESSION = (ErrorCode.FORBIDDEN, ErrorCode.SESSION_NOT_FOUND)
 
 
@@ -258,7 +263,8 @@ async def read_usage(
     last: Annotated[IsoDate | None, Query(alias="to", description="last day, YYYY-MM-DD; "
                                           "default today (Asia/Seoul)")] = None,
 ) -> Envelope[UsagePublic]:
-    """The caller's daily token usage and estimated cost (Asia/Seoul days, both ends included).
+    """The caller's daily token usage and estimated cost (Asia/Seoul days, both ends included),
+    and today's token budget: the daily budget, what is spent and left, when it resets.
 
     400 also when `from` is after `to`, or when they span more than 366 days (rules between two
     parameters, which the schema cannot state).
@@ -272,7 +278,8 @@ async def read_usage(
         raise InvalidInput(f"at most {MAX_USAGE_DAYS} days at once",
                            data={"to": f"at most {MAX_USAGE_DAYS} days after from"})
     rows = await sessions.usage(user.user_id, first, last)
-    return success(UsagePublic.of(first, last, [UsageDayPublic.of(r) for r in rows]))
+    budget = await sessions.budget(user.user_id)
+    return success(UsagePublic.of(first, last, [UsageDayPublic.of(r) for r in rows], budget))
 
 
 @router.get("/sessions", response_model=Envelope[SessionPage],
@@ -287,6 +294,47 @@ async def read_sessions(
     found, total = await sessions.list_sessions(user.user_id, is_active=is_active, offset=page * size,
                                        limit=size)
     return success(SessionPage.of(found, total, page, size))
+
+
+@router.get("/sessions/search", response_model=Envelope[SessionSearchPage],
+            responses=error_responses(ErrorCode.INVALID_INPUT))
+async def search_sessions(
+    user: CurrentUser,
+    sessions: SessionServiceDep,
+    q: Annotated[str, Query(min_length=1, max_length=MAX_SEARCH_CHARS, pattern=CONTENT_CHARACTER,
+                            description="The words to find, Korean or English")],
+    page: Annotated[int, Query(ge=0, le=100_000)] = 0,
+    size: Annotated[int, Query(ge=1, le=50)] = 10,
+) -> Envelope[SessionSearchPage]:
+    """The caller's sessions whose messages or title hold every word of `q`, best first.
+
+    Korean is matched by its morphemes, so "해커톤" finds "해커톤은" and "AI해커톤"; Latin words
+    in any case, a plural -s aside ("ctf" finds "CTFs"). Best first: more words in the title, then
+    more messages holding every word, then the newer session. Each result has the ids of the
+    messages holding the words and a snippet with the words' places in it. Deleted sessions and
+    other users' are never found. A new message is found about a second after it is written.
+    """
+    found, total = await sessions.search(user.user_id, q, offset=page * size, limit=size)
+    return success(SessionSearchPage.of(q, found, total, page, size))
+
+
+@router.get("/sessions/{session_id}/export", response_class=Response, responses={
+    200: {"description": "The conversation as a download (Content-Disposition: attachment)",
+          "model": ConversationExport,
+          "content": {"text/markdown": {"schema": {"type": "string"}}}},
+    **error_responses(ErrorCode.INVALID_INPUT, *_SESSION)})
+async def export_session(
+    session_id: str, user: CurrentUser, sessions: SessionServiceDep,
+    fmt: Annotated[ExportFormat, Query(alias="format")] = "json",
+) -> Response:
+    """The whole conversation (its current path) as a file: `json` (the session and its messages as
+    the API shows them: sources and ratings included) or `markdown` (to read; times in
+    Asia/Seoul). 403 for another user's session, 404 for a deleted or unknown one."""
+    session, views = await sessions.export(session_id, user.user_id)
+    render = export.as_json if fmt == "json" else export.as_markdown
+    name = export.filename(session, fmt)
+    return Response(render(session, views, utcnow()), media_type=export.MEDIA_TYPES[fmt], headers={
+        "Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})
 
 
 @router.get("/sessions/{session_id}", response_model=Envelope[SessionPublic],

@@ -23,6 +23,8 @@ from techai_shared.web.fields import JsonInt
 
 if TYPE_CHECKING:
     from chatbot_api.adapters.usage import UsageRow
+    from chatbot_api.service_layer.budget import BudgetStatus
+    from chatbot_api.service_layer.ports import SessionMatch
     from chatbot_api.service_layer.sessions import MessageView
 
 # -- requests --------------------------------------------------------------------------------------
@@ -234,6 +236,59 @@ class MessagePage(CamelModel):
                    **_page_numbers(total, page, size))
 
 
+class ConversationExport(CamelModel):
+    """GET .../export?format=json: the session and every message of its current path, as the
+    API shows them (sources and ratings included)."""
+
+    exported_at: Timestamp
+    session: SessionPublic
+    messages: list[MessagePublic]
+
+
+class HighlightPublic(CamelModel):
+    start: int = Field(description="Offset in the snippet's text, in characters (code points).")
+    length: int
+
+
+class SnippetPublic(CamelModel):
+    text: str = Field(description="About 160 characters around the first matched word; an "
+                                  "ellipsis (…) marks where the message was cut.")
+    highlights: list[HighlightPublic] = Field(description="Where the matched words are in `text`.")
+    message_id: str | None = Field(description="The message shown; null when it is the title.")
+
+
+class SessionSearchHit(CamelModel):
+    session: SessionPublic
+    matching_message_ids: list[str] = Field(
+        description="Messages holding every word (or, if none does, any of them), newest first, "
+                    "at most 20; on any branch of the session, not only the current path.")
+    snippet: SnippetPublic
+
+    @classmethod
+    def of(cls, match: SessionMatch) -> SessionSearchHit:
+        s = match.snippet
+        return cls(session=SessionPublic.of(match.session), matching_message_ids=match.message_ids,
+                   snippet=SnippetPublic(text=s.text, message_id=s.message_id, highlights=[
+                       HighlightPublic(start=a, length=n) for a, n in s.highlights]))
+
+
+class SessionSearchPage(CamelModel):
+    """One page of the caller's sessions that a search found, best first."""
+
+    query: str
+    results: list[SessionSearchHit]
+    total_elements: int
+    total_pages: int
+    current_page: int
+    page_size: int
+
+    @classmethod
+    def of(cls, query: str, matches: Sequence[SessionMatch], total: int, page: int, size: int
+           ) -> SessionSearchPage:
+        return cls(query=query, results=[SessionSearchHit.of(m) for m in matches],
+                   **_page_numbers(total, page, size))
+
+
 class UsageDayPublic(CamelModel):
     day: date
     model: str
@@ -259,16 +314,35 @@ class UsageTotalPublic(CamelModel):
     estimated_cost: Number
 
 
+class BudgetPublic(CamelModel):
+    """Today's token budget (Asia/Seoul day): model tokens only; answers made without the model
+    (retrieval-only, verified, cached) cost none and are never refused."""
+
+    daily_tokens: int | None = Field(description="The budget; null when there is none.")
+    own: bool = Field(description="Set for this user by an administrator (else the default).")
+    used_tokens: int = Field(description="Model tokens spent today.")
+    remaining_tokens: int | None = Field(description="What is left today; null without a budget.")
+    resets_at: Timestamp = Field(description="The next midnight in Asia/Seoul.")
+
+    @classmethod
+    def of(cls, b: BudgetStatus) -> BudgetPublic:
+        return cls(daily_tokens=b.daily_tokens, own=b.own, used_tokens=b.used_tokens,
+                   remaining_tokens=b.remaining_tokens, resets_at=b.resets_at)
+
+
 class UsagePublic(CamelModel):
-    """The caller's usage per day and model over [from, to] (Asia/Seoul days), and its total."""
+    """The caller's usage per day and model over [from, to] (Asia/Seoul days), and its total;
+    and today's token budget."""
 
     first: date = Field(alias="from")
     last: date = Field(alias="to")
     days: list[UsageDayPublic]
     total: UsageTotalPublic
+    budget: BudgetPublic | None = None
 
     @classmethod
-    def of(cls, first: date, last: date, days: list[UsageDayPublic]) -> UsagePublic:
+    def of(cls, first: date, last: date, days: list[UsageDayPublic],
+           budget: BudgetStatus | None = None) -> UsagePublic:
         total = UsageTotalPublic(
             requests=sum(d.requests for d in days),
             input_tokens=sum(d.input_tokens for d in days),
@@ -276,7 +350,8 @@ class UsagePublic(CamelModel):
             total_tokens=sum(d.total_tokens for d in days),
             estimated_cost=round(sum(d.estimated_cost for d in days), 8),
         )
-        return cls(first=first, last=last, days=days, total=total)
+        return cls(first=first, last=last, days=days, total=total,
+                   budget=None if budget is None else BudgetPublic.of(budget))
 
 
 # -- the event stream ------------------------------------------------------------------------------

@@ -9,16 +9,18 @@ model).
   -s dropped. The verified-answer match compares these.
 - `name_hints`: the Latin words of a question that look like names.
 
-One Kiwi per process (about 300 MB), built and warmed up at start (about a second, off the
-request path); a question then takes under a millisecond.
+One Kiwi per process (about 300 MB, techai_shared.korean's, which the session search shares),
+built and warmed up at start (about a second, off the request path); a question then takes under
+a millisecond.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
+
+from techai_shared.korean import analyser as _analyser
+from techai_shared.korean import warm_up as warm_up  # re-exported: chatbot-api warms it up here
 
 _TAGS = frozenset(("NNG", "NNP", "NR", "SL", "SN", "SH", "XR", "VV", "VA"))
 _GENERIC_WORDS = """
@@ -29,27 +31,6 @@ should will is are am was were be been do does did the a an of to in on at for f
 this that it its my me i you your we our there any some one
 """
 GENERIC = frozenset(_GENERIC_WORDS.split())  # question words and request verbs
-
-_lock = threading.Lock()
-_kiwi: Any = None
-
-
-def _analyser() -> Any:
-    global _kiwi
-    with _lock:
-        if _kiwi is None:
-            from kiwipiepy import Kiwi  # imported here: loading the model takes a second
-
-            # without the typo and multi-word dictionaries: 300 MB instead of 490 MB resident and
-            # a third of the load time, with the same lemmas on the calibration questions
-            _kiwi = Kiwi(load_typo_dict=False, load_multi_dict=False)
-        return _kiwi
-
-
-def warm_up() -> None:
-    """Load the analyser now (at start, off the request path): Kiwi reads its model on the first
-    analysis, which takes about two seconds, so one sentence is analysed here."""
-    _analyser().tokenize("대회 신청은 언제까지야?")
 
 
 @lru_cache(maxsize=4096)

@@ -56,8 +56,9 @@ from chatbot_api.domain.conversation import (
 from chatbot_api.domain.routing import Route, RouteKind, RouteOptions, route
 from chatbot_api.domain.thread import EMPTY, after_exchange, transcript_key
 from chatbot_api.domain.time_words import Window
-from chatbot_api.domain.usage import Pricing, TokenUsage, usage_day
+from chatbot_api.domain.usage import NO_MODEL, VERIFIED, Pricing, TokenUsage, usage_day
 from chatbot_api.retrieval.model import SearchHit
+from chatbot_api.service_layer.budget import Hold, TokenBudgets
 from chatbot_api.service_layer.ports import (
     AnswerCache,
     CachedAnswer,
@@ -104,13 +105,11 @@ ANSWERS = Counter("chatbot_answers_total",
                   "Chat answers by mode: rag, retrieval-only, general, verified", ["mode"])
 
 PROMPTS = Path(__file__).resolve().parent.parent / "prompts"
-NO_MODEL = "retrieval-only"
 BEAT_SECONDS = 5.0  # how often a streamed answer's generation tells the stream log it is alive
 # StreamEvent.id, as Last-Event-ID sends it back; a bare number (not an id this API sends) is read
 # as that event with the characters it delivered unknown
 EVENT_ID_PATTERN = r"^[0-9]{1,9}(\.[0-9]{1,9})?$"
 GENERAL = "general"
-VERIFIED = "verified"
 
 
 def load_prompt(name: str, version: str) -> str:
@@ -189,6 +188,7 @@ class Prepared:
     # The answer's id, known before it is written, so a stream can announce it first.
     answer_id: str = field(default_factory=new_id)
     branch: Branch | None = None
+    hold: Hold | None = None  # the turn's hold on the user's token budget (service_layer.budget)
     base: tuple[str, ...] = ()  # the path the branch's messages follow
     replaced_first: str | None = None  # the first question an edit replaces (the title follows it)
 
@@ -236,6 +236,7 @@ class ChatService:
         titles: TitleWriter | None = None,
         verified: VerifiedAnswerLookup | None = None,
         stream_log: StreamLog | None = None,
+        budgets: TokenBudgets | None = None,
     ) -> None:
         self._settings = settings
         self._uow = uow
@@ -249,6 +250,7 @@ class ChatService:
         self._titles = titles
         self._verified = verified
         self._stream_log = stream_log
+        self._budgets = budgets
         version = settings.chatbot_system_prompt_version
         self._prompt_version = version
         self._system_prompt = load_prompt("system", version)
@@ -379,8 +381,10 @@ class ChatService:
                                          self._settings.chatbot_history_token_window, self._cost)
                 previous = _previous([HistoryMessage(t.role, t.content, None)
                                       for t in transcript.turns])
-        return await self._prepared(principal, question, quota, session, history, previous,
-                                    options, thread_base=thread_base)
+        p = await self._prepared(principal, question, quota, session, history, previous,
+                                 options, thread_base=thread_base)
+        await self._admit(p)
+        return p
 
     async def prepare_branch(self, principal: Principal, session_id: str, branch: Branch,
                              raw_message: str | None, options: ChatOptions) -> Prepared:
@@ -416,7 +420,14 @@ class ChatService:
         p.branch, p.base = branch, base
         if branch.kind == "edit" and not base:
             p.replaced_first = replaced
+        await self._admit(p)
         return p
+
+    async def _admit(self, p: Prepared) -> None:
+        """The token budget, for a turn that will call the model (raises TokenBudgetExceeded
+        before any call); answers made without one are never refused."""
+        if self._budgets is not None and self._calls_model(p):
+            p.hold = await self._budgets.admit(p.user_id)
 
     async def _prepared(self, principal: Principal, question: str, quota: Quota | None,
                         session: Session | None, history: list[ChatTurn],
@@ -541,8 +552,24 @@ class ChatService:
         general one (a catalog question that found nothing is answered as such)."""
         return p.outside and not p.hits
 
+    def _calls_model(self, p: Prepared) -> bool:
+        """Whether answer() will call the model (the branches it takes, in its order)."""
+        return (p.verified is None and p.cached is None and not self._empty_window(p)
+                and self._model.configured)
+
     async def answer(self, p: Prepared, *, streaming: bool, on_delta: OnDelta) -> ChatResult:
-        """Produce the answer (cache, model or composed), store it, and start the title."""
+        """Produce the answer (cache, model or composed), store it, and start the title; then
+        release the turn's hold on the token budget, counting what it used."""
+        used = 0
+        try:
+            result = await self._answer(p, streaming=streaming, on_delta=on_delta)
+            used = result.usage.total_tokens if self._calls_model(p) else 0
+            return result
+        finally:
+            if p.hold is not None and self._budgets is not None:
+                await self._budgets.settle(p.hold, used)
+
+    async def _answer(self, p: Prepared, *, streaming: bool, on_delta: OnDelta) -> ChatResult:
         mode = self._mode_before(p)
         sources = p.sources
         if p.verified is not None:
@@ -597,8 +624,10 @@ class ChatService:
         now = self._clock()
         question = NewMessage("user", p.question, self._tokens.count(p.question))
         answer = NewMessage("assistant", text, self._tokens.count(text), sources, p.answer_id)
+        # answers made without a model count under their mode, so a token budget leaves them out
         model = (VERIFIED if mode == VERIFIED
-                 else self._pricing.model if self._model.configured else NO_MODEL)
+                 else NO_MODEL if mode == NO_MODEL or not self._model.configured
+                 else self._pricing.model)
         async with self._uow() as uow:
             session = p.session or Session.start(p.session_id, p.user_id, p.question, now)
             stored: StoredMessage

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple, Protocol, Self
 
 from chatbot_api.domain.conversation import ChatTurn
 from chatbot_api.domain.routing import Route
+from chatbot_api.domain.session_search import Snippet
 from chatbot_api.domain.time_words import Window
 from chatbot_api.retrieval.model import SearchHit
 from chatbot_api.verified.match import Match
@@ -28,6 +29,7 @@ from techai_shared.conversation.model import (
 )
 from techai_shared.conversation.tree import Tree
 from techai_shared.events.conversation import FeedbackState
+from techai_shared.korean import QueryTerm
 
 OnDelta = Callable[[str], Awaitable[None]]
 
@@ -93,6 +95,29 @@ class UsageRepository(Protocol):
 
     async def between(self, user_id: str, first: date, last: date) -> list[UsageRow]: ...
 
+    async def model_tokens(self, user_id: str, day: date, *, not_models: tuple[str, ...]) -> int:
+        """The user's tokens of that day, but those counted under `not_models`."""
+        ...
+
+    async def budget_of(self, user_id: str) -> int | None:
+        """The user's own daily token budget; None: the default applies."""
+        ...
+
+
+class BudgetGate(Protocol):
+    """The day's spent tokens and the holds of turns in flight, changed atomically
+    (adapters.budget_gate); see service_layer.budget."""
+
+    async def hold(self, user_id: str, day: date, *, spent: int, budget: int, tokens: int,
+                   seconds: int) -> str | None:
+        """Hold `tokens` for `seconds` unless spent + held would reach `budget`: the hold's id, or
+        None (refused). `spent` (the command store's) seeds the day's count when the gate has none."""
+        ...
+
+    async def release(self, user_id: str, day: date, hold_id: str, used: int) -> None:
+        """Drop the hold and add `used` to the day's spent tokens."""
+        ...
+
 
 class FeedbackRepository(Protocol):
     async def message(self, session_id: str, message_id: str) -> StoredMessage | None: ...
@@ -143,6 +168,20 @@ class ReadModel(Protocol):
 
     async def list_sessions(self, user_id: str, *, is_active: bool | None, offset: int, limit: int
                             ) -> tuple[list[SessionState], int]: ...
+
+    async def search_sessions(self, user_id: str, terms: list[QueryTerm], offset: int, limit: int
+                              ) -> tuple[list[SessionMatch], int]:
+        """The user's sessions holding every word, best first, and how many there are."""
+        ...
+
+
+@dataclass(frozen=True)
+class SessionMatch:
+    """A session a search found: the messages holding the words (newest first) and a snippet."""
+
+    session: SessionState
+    message_ids: list[str]
+    snippet: Snippet
 
 
 # -- the model ----------------------------------------------------------------------------------

@@ -16,13 +16,17 @@ from datetime import date
 from prometheus_client import Counter
 from pymongo.errors import PyMongoError
 
-from chatbot_api.service_layer.ports import ReadModel, UnitOfWorkFactory, UsageRow
+from chatbot_api.service_layer.budget import BudgetStatus, TokenBudgets
+from chatbot_api.service_layer.ports import ReadModel, SessionMatch, UnitOfWorkFactory, UsageRow
+from techai_shared import korean
 from techai_shared.clock import Clock
 from techai_shared.conversation.model import SessionState, StoredMessage
-from techai_shared.errors import MessageNotFound
+from techai_shared.errors import AppError, ErrorCode, MessageNotFound
 from techai_shared.events.conversation import FeedbackState
 
 logger = logging.getLogger(__name__)
+
+MAX_SEARCH_WORDS = 8  # words of a search looked up; the rest of a long one is ignored
 
 FILLED = Counter(
     "history_messages_from_command_store_total",
@@ -41,7 +45,9 @@ class MessageView:
 
 
 class SessionService:
-    def __init__(self, uow: UnitOfWorkFactory, read_model: ReadModel, clock: Clock) -> None:
+    def __init__(self, uow: UnitOfWorkFactory, read_model: ReadModel, clock: Clock,
+                 budgets: TokenBudgets | None = None) -> None:
+        self._budgets = budgets
         self._uow = uow
         self._read_model = read_model
         self._clock = clock
@@ -120,7 +126,32 @@ class SessionService:
                 return await uow.sessions.list_for_user(
                     user_id, is_active=is_active, offset=offset, limit=limit)
 
+    async def search(self, user_id: str, query: str, *, offset: int, limit: int
+                     ) -> tuple[list[SessionMatch], int]:
+        """The caller's live sessions whose messages or title hold every word of `query` (Korean
+        by its morphemes, so 해커톤 finds 해커톤은 and AI해커톤; Latin words in any case), best
+        first, and how many there are. No searchable word (only particles or punctuation): none.
+        The search index is the read model's, so a message is found about a second after it is
+        written; SERVICE_UNAVAILABLE while MongoDB is down (there is no index elsewhere)."""
+        terms = korean.query_terms(query)[:MAX_SEARCH_WORDS]
+        if not terms:
+            return [], 0
+        try:
+            return await self._read_model.search_sessions(user_id, terms, offset, limit)
+        except PyMongoError as exc:
+            logger.warning("session search unavailable: %s", exc)
+            raise AppError("the search is unavailable; try again shortly",
+                           error_code=ErrorCode.SERVICE_UNAVAILABLE) from exc
+
+    async def export(self, session_id: str, user_id: str) -> tuple[SessionState, list[MessageView]]:
+        """The caller's session and every message of its current path, with ratings."""
+        return await self.messages(session_id, user_id, 1, 1 << 30)
+
     async def usage(self, user_id: str, first: date, last: date) -> list[UsageRow]:
         """The caller's daily usage rows, oldest first."""
         async with self._uow() as uow:
             return await uow.usage.between(user_id, first, last)
+
+    async def budget(self, user_id: str) -> BudgetStatus | None:
+        """The caller's daily token budget today and what is left of it (None: not tracked)."""
+        return None if self._budgets is None else await self._budgets.status(user_id)

@@ -15,6 +15,7 @@ from datetime import datetime
 
 from chatbot_api.domain.conversation import ChatTurn
 from chatbot_api.domain.usage import Pricing, usage_day
+from chatbot_api.service_layer.budget import TokenBudgets
 from chatbot_api.service_layer.ports import ChatModel, ChatUnitOfWork, Tokens, UnitOfWorkFactory
 from techai_shared.clock import Clock
 from techai_shared.conversation.model import SessionState, title_from
@@ -40,7 +41,9 @@ def clean_title(text: str) -> str | None:
 
 class TitleWriter:
     def __init__(self, model: ChatModel, uow: UnitOfWorkFactory, instructions: str,
-                 pricing: Pricing, clock: Clock, tokens: Tokens) -> None:
+                 pricing: Pricing, clock: Clock, tokens: Tokens,
+                 budgets: TokenBudgets | None = None) -> None:
+        self._budgets = budgets
         self._model = model
         self._uow = uow
         self._instructions = instructions
@@ -72,6 +75,8 @@ class TitleWriter:
                 if title is not None:
                     await _rename(uow, session, title_from(first_question), title, now)
                 await uow.commit()
+            if self._budgets is not None:
+                await self._budgets.count(session.user_id, now, prompt + completion)
         except AppError as exc:
             logger.warning("session title not generated: %s", exc.message)
         except Exception:

@@ -9,6 +9,7 @@ from fastapi import Depends, Request
 from command_api.bootstrap import Services
 from command_api.service_layer.answers import VerifiedAnswerService
 from command_api.service_layer.bookmarks import BookmarkService
+from command_api.service_layer.budgets import UserBudgetService
 from command_api.service_layer.catalog import CatalogService
 from command_api.service_layer.catalog_import import CatalogImporter
 from command_api.service_layer.jobs import JobRunner
@@ -17,7 +18,7 @@ from techai_shared.web_auth import AdminUser, CurrentUser
 
 __all__ = [
     "AdminUser", "BookmarkServiceDep", "CatalogImporterDep", "CatalogServiceDep", "CurrentUser",
-    "JobRunnerDep", "SettingsDep", "VerifiedAnswerServiceDep",
+    "JobRunnerDep", "SettingsDep", "UserBudgetServiceDep", "VerifiedAnswerServiceDep",
 ]
 
 
@@ -46,6 +47,10 @@ def get_job_runner(request: Request) -> JobRunner:
     return _services(request).ops.runner
 
 
+def get_user_budget_service(request: Request) -> UserBudgetService:
+    return _services(request).budgets
+
+
 def get_verified_answer_service(request: Request) -> VerifiedAnswerService:
     return _services(request).answers
 
@@ -56,3 +61,4 @@ BookmarkServiceDep = Annotated[BookmarkService, Depends(get_bookmark_service)]
 CatalogImporterDep = Annotated[CatalogImporter, Depends(get_catalog_importer)]
 JobRunnerDep = Annotated[JobRunner, Depends(get_job_runner)]
 VerifiedAnswerServiceDep = Annotated[VerifiedAnswerService, Depends(get_verified_answer_service)]
+UserBudgetServiceDep = Annotated[UserBudgetService, Depends(get_user_budget_service)]

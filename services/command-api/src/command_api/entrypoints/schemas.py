@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 from fastapi import Path
 from pydantic import ConfigDict, Field, WithJsonSchema, model_validator
 
+from command_api.service_layer.ports import UserBudget
+from techai_shared.clock import iso
 from techai_shared.envelope import CamelModel, RequestBody
 from techai_shared.events.catalog import (
     BookmarkItemType,
@@ -246,3 +248,23 @@ class FeedbackPage(CamelModel):
     total_pages: int
     current_page: int
     page_size: int
+
+
+class UserBudgetWrite(RequestBody):
+    daily_tokens: int | None = Field(
+        ge=0, le=10**12, description="Model tokens per Asia/Seoul day; 0: none for this user; "
+                                      "null: the default applies again.")
+
+
+class UserBudgetPublic(CamelModel):
+    user_id: str
+    daily_tokens: int | None = Field(description="The user's own budget; null: the default.")
+    updated_by: str | None = None
+    updated_at: str | None = Field(default=None, description="ISO 8601, UTC")
+
+    @classmethod
+    def of(cls, user_id: str, budget: UserBudget | None) -> UserBudgetPublic:
+        if budget is None:
+            return cls(user_id=user_id, daily_tokens=None)
+        return cls(user_id=user_id, daily_tokens=budget.daily_tokens, updated_by=budget.updated_by,
+                   updated_at=iso(budget.updated_at))

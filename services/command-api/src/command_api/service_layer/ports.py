@@ -400,3 +400,24 @@ class FeedbackReadModel(Protocol):
         ...
 
     async def feedback_entry(self, feedback_id: str) -> FeedbackEntry | None: ...
+
+
+# -- users' token budgets ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UserBudget:
+    """A user's own daily token budget (0: none), and who set it when."""
+
+    user_id: str
+    daily_tokens: int
+    updated_by: str
+    updated_at: datetime
+
+
+class UserBudgetStore(Protocol):
+    async def get(self, user_id: str) -> UserBudget | None: ...
+
+    async def put(self, budget: UserBudget) -> None: ...
+
+    async def remove(self, user_id: str) -> None: ...
