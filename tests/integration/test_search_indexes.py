@@ -53,3 +53,14 @@ async def test_atlas_strategy_refuses_with_a_retrieval_error_where_vector_search
     with pytest.raises(RetrievalError, match=r"\$vectorSearch on bookmarks"):
         await strategy.search(Collection.BOOKMARKS, [0.1, 0.2, 0.3], "memo", "1001", 5, 0.0,
                               SearchFilters())
+
+
+async def test_conversation_search_keeps_the_posting_index_where_search_indexes_are_missing(db):
+    from chatbot_api.adapters.read_model import MongoReadModel
+    from query_sync.adapters.search_indexes import ensure_conversation_indexes
+    from techai_shared.korean import query_terms
+
+    assert await ensure_conversation_indexes(db, timeout_seconds=1.0) is False
+    read_model = MongoReadModel(db)
+    assert await read_model.search_sessions("u-1", query_terms("해커톤"), 0, 10) == ([], 0)
+    assert read_model._atlas is False  # probed once: the postings serve the search

@@ -58,7 +58,8 @@ def test_a_split_word_is_found_by_its_parts_in_one_message():
 
 
 def test_the_snippet_is_cut_around_the_first_match_and_highlights_every_match():
-    text = ("첫 문장은 관계없는 이야기입니다. " * 8) + "여기에 AI해커톤 이야기가 있고 해커톤은 12월에 열립니다. 끝."
+    text = (("첫 문장은 관계없는 이야기입니다. " * 8)
+            + "여기에 AI해커톤 이야기가 있고 해커톤은 12월에 열립니다. 끝.")
     terms = query_terms("해커톤")
     shown = snippet(text, terms, "m1", width=60)
     assert shown.text.startswith("…") and shown.message_id == "m1"

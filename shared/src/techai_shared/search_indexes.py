@@ -62,3 +62,25 @@ def text_index_definition(collection: Collection | str) -> SearchIndexModel:
     }
     return SearchIndexModel(definition={"mappings": {"dynamic": False, "fields": fields}},
                             name=text_index_name(collection), type="search")
+
+
+# Conversation search on Atlas (GET /api/v1/chatbot/sessions/search): messages and session titles,
+# Korean by Nori (morphemes, compounds split: 해커톤 in AI해커톤은), Latin words also by the
+# English analyzer (CTFs finds ctf); filtered to the caller. Elsewhere the posting index of
+# techai_shared.conversation.search serves the same route.
+CONVERSATION_MESSAGES = "conversation_messages"
+CONVERSATION_SESSIONS = "conversation_sessions"
+CONVERSATION_ANALYZER = "lucene.nori"
+CONVERSATION_TEXT_PATHS = {CONVERSATION_MESSAGES: "content", CONVERSATION_SESSIONS: "title"}
+
+
+def conversation_index_definition(collection: str) -> SearchIndexModel:
+    """The search index of conversation_messages (content) or conversation_sessions (title)."""
+    text = {"type": "string", "analyzer": CONVERSATION_ANALYZER,
+            "multi": {"english": {"type": "string", "analyzer": "lucene.english"}}}
+    fields: dict[str, Any] = {CONVERSATION_TEXT_PATHS[collection]: text,
+                              "user_id": {"type": "token"}}
+    if collection == CONVERSATION_SESSIONS:
+        fields["is_deleted"] = {"type": "boolean"}
+    return SearchIndexModel(definition={"mappings": {"dynamic": False, "fields": fields}},
+                            name=text_index_name(collection), type="search")

@@ -17,7 +17,7 @@ from query_sync.adapters.catalog import CatalogProjector
 from query_sync.adapters.conversations import ConversationProjector
 from query_sync.adapters.dead_letters import DeadLetterPublisher
 from query_sync.adapters.search_index import SearchIndexer
-from query_sync.adapters.search_indexes import ensure_vector_indexes
+from query_sync.adapters.search_indexes import ensure_conversation_indexes, ensure_vector_indexes
 from query_sync.adapters.verified import VerifiedAnswerProjector
 from query_sync.catalog_documents import CATALOG_KINDS
 from query_sync.entrypoints.compensations import broker_compensations
@@ -85,8 +85,20 @@ class SyncWorker:
         await self._warm_up_embedder()
         await self._ensure_vector_indexes()
         self._consumer_task = self.consumer.start()
-        self._indexer_task = asyncio.create_task(self.search_indexer.run(self._indexer_stop),
-                                                 name="search-indexer")
+        if not await self._conversation_search_on_atlas():
+            self._indexer_task = asyncio.create_task(self.search_indexer.run(self._indexer_stop),
+                                                     name="search-indexer")
+
+    async def _conversation_search_on_atlas(self) -> bool:
+        """On Atlas the session search reads Atlas Search indexes (created here); elsewhere the
+        posting index this worker keeps. A failure to tell is logged, and the postings kept."""
+        try:
+            return await ensure_conversation_indexes(
+                self.mongo[self.settings.mongodb_database],
+                timeout_seconds=self.settings.sync_search_index_timeout_seconds)
+        except Exception:
+            logger.exception("the conversation search indexes could not be ensured")
+            return False
 
     async def _ensure_vector_indexes(self) -> None:
         """On Atlas, wait until the vector indexes are queryable; elsewhere this logs once that

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
 from typing import Any
 
 from pymongo import ASCENDING, DESCENDING
 from pymongo.asynchronous.database import AsyncDatabase
+from pymongo.errors import OperationFailure
 
 from chatbot_api.domain.session_search import (
     MAX_MESSAGE_IDS,
+    Candidate,
     Postings,
     candidates,
     matches,
@@ -20,6 +23,16 @@ from techai_shared.conversation.model import SessionState, StoredMessage
 from techai_shared.conversation.search import POSTINGS, field_of, shard_of
 from techai_shared.events.conversation import FeedbackState
 from techai_shared.korean import QueryTerm
+from techai_shared.search_indexes import (
+    CONVERSATION_MESSAGES,
+    CONVERSATION_SESSIONS,
+    CONVERSATION_TEXT_PATHS,
+    text_index_name,
+)
+
+logger = logging.getLogger(__name__)
+
+ATLAS_MAX_MESSAGES = 5_000  # matches read per search on Atlas (the page is ranked among them)
 
 
 def _utc(value: datetime) -> datetime:
@@ -63,30 +76,23 @@ def _session(doc: dict[str, Any]) -> SessionState:
 class MongoReadModel:
     """Reads of conversation_sessions, conversation_messages and the search index."""
 
-    def __init__(self, db: AsyncDatabase[dict[str, Any]]) -> None:
+    def __init__(self, db: AsyncDatabase[dict[str, Any]], *, atlas: bool | None = None) -> None:
         self._sessions = db["conversation_sessions"]
         self._messages = db["conversation_messages"]
         self._postings = db[POSTINGS]
+        self._atlas = atlas  # session search on Atlas Search; None: probe it
 
     async def search_sessions(self, user_id: str, terms: list[QueryTerm], offset: int, limit: int
                               ) -> tuple[list[SessionMatch], int]:
         """The user's live sessions holding every word, best first
-        (chatbot_api.domain.session_search), and how many the index found. Reads one posting
-        document per bucket for each shard the words fall in, then the page's sessions and one
-        message of each: the cost grows with the user's buckets and the words, not with the
-        user's messages."""
-        keys = sorted({key for term in terms for key in term.keys})
-        fields = {key: field_of(key) for key in keys}
-        wanted = {f"{part}.{f}": 1 for f in fields.values() for part in ("w", "t")}
-        index: dict[str, Postings] = {}
-        async for doc in self._postings.find(
-                {"user_id": user_id, "shard": {"$in": sorted({shard_of(k) for k in keys})}},
-                {**wanted, "_id": 0}):
-            words, titles = doc.get("w") or {}, doc.get("t") or {}
-            for key, f in fields.items():
-                if f in words or f in titles:
-                    index.setdefault(key, Postings()).add(words.get(f) or {}, titles.get(f) or {})
-        found = candidates(terms, index)
+        (chatbot_api.domain.session_search), and how many the index found: from Atlas Search
+        where the deployment has it, else from the posting index query-sync keeps. The page's
+        sessions are read from conversation_sessions (deleted or expired ones are left out) with
+        one message of each for its snippet."""
+        if await self._on_atlas():
+            found = await self._atlas_candidates(user_id, terms)
+        else:
+            found = await self._posting_candidates(user_id, terms)
         page = found[offset:offset + limit]
         if not page:
             return [], len(found)
@@ -139,3 +145,55 @@ class MongoReadModel:
             limit=limit,
         )
         return [_session(doc) async for doc in cursor], total
+
+    async def _posting_candidates(self, user_id: str, terms: list[QueryTerm]) -> list[Candidate]:
+        """Reads one posting document per bucket for each shard the words fall in: the cost grows
+        with the user's buckets and the words, not with the user's messages."""
+        keys = sorted({key for term in terms for key in term.keys})
+        fields = {key: field_of(key) for key in keys}
+        wanted = {f"{part}.{f}": 1 for f in fields.values() for part in ("w", "t")}
+        index: dict[str, Postings] = {}
+        async for doc in self._postings.find(
+                {"user_id": user_id, "shard": {"$in": sorted({shard_of(k) for k in keys})}},
+                {**wanted, "_id": 0}):
+            words, titles = doc.get("w") or {}, doc.get("t") or {}
+            for key, f in fields.items():
+                if f in words or f in titles:
+                    index.setdefault(key, Postings()).add(words.get(f) or {}, titles.get(f) or {})
+        return candidates(terms, index)
+
+    async def _on_atlas(self) -> bool:
+        """Whether session search reads Atlas Search (probed once: the deployment lists search
+        indexes), unless CHATBOT_SESSION_SEARCH chose."""
+        if self._atlas is None:
+            try:
+                await (await self._messages.list_search_indexes()).to_list()
+                self._atlas = True
+            except OperationFailure:
+                self._atlas = False
+            logger.info("session search reads %s", "Atlas Search" if self._atlas
+                        else "the posting index (search indexes are not supported here)")
+        return self._atlas
+
+    async def _atlas_candidates(self, user_id: str, terms: list[QueryTerm]) -> list[Candidate]:
+        """Messages holding every word ($search on content, Nori and English), grouped by
+        session, and sessions whose title holds every word."""
+        def search(collection: str, extra: list[dict[str, Any]]) -> dict[str, Any]:
+            path = CONVERSATION_TEXT_PATHS[collection]
+            return {"$search": {"index": text_index_name(collection), "compound": {
+                "filter": [{"equals": {"path": "user_id", "value": user_id}}, *extra],
+                "must": [{"text": {"query": t.joined, "path": [
+                    path, {"value": path, "multi": "english"}]}} for t in terms]}}}
+
+        grouped = await (await self._messages.aggregate([
+            search(CONVERSATION_MESSAGES, []), {"$limit": ATLAS_MAX_MESSAGES},
+            {"$group": {"_id": "$session_id", "ids": {"$push": "$message_id"}}}])).to_list()
+        titled = await (await self._sessions.aggregate([
+            search(CONVERSATION_SESSIONS, [{"equals": {"path": "is_deleted", "value": False}}]),
+            {"$limit": ATLAS_MAX_MESSAGES}, {"$project": {"_id": 0, "session_id": 1}}])).to_list()
+        ids = {g["_id"]: frozenset(g["ids"]) for g in grouped}
+        titles = {d["session_id"] for d in titled}
+        found = [Candidate(sid, len(terms) if sid in titles else 0, ids.get(sid, frozenset()),
+                           ids.get(sid, frozenset())) for sid in set(ids) | titles]
+        return sorted(found, key=Candidate.rank, reverse=True)
+

@@ -25,7 +25,9 @@ from pymongo.operations import SearchIndexModel
 
 from query_sync.errors import SyncError
 from techai_shared.search_indexes import (
+    CONVERSATION_TEXT_PATHS,
     INDEXED_COLLECTIONS,
+    conversation_index_definition,
     text_index_definition,
     vector_index_definition,
 )
@@ -75,7 +77,31 @@ async def ensure_vector_indexes(
 
 
 def _definitions(kind: str, dimensions: int) -> list[SearchIndexModel]:
+    if kind in CONVERSATION_TEXT_PATHS:
+        return [conversation_index_definition(kind)]
     return [vector_index_definition(kind, dimensions), text_index_definition(kind)]
+
+
+async def ensure_conversation_indexes(db: AsyncDatabase[dict[str, Any]], *,
+                                      timeout_seconds: float = 300.0) -> bool:
+    """The search indexes of conversation messages and session titles (Atlas): True once they are
+    queryable; False (logged once) where the deployment has none, and the posting index of
+    query_sync.adapters.search_index serves the search instead."""
+    collections = [db[name] for name in CONVERSATION_TEXT_PATHS]
+    try:
+        await _search_indexes(collections[0])
+    except OperationFailure as exc:
+        if not search_indexes_unsupported(exc):
+            raise
+        return False
+    present = set(await db.list_collection_names())
+    for collection in collections:
+        if collection.name not in present:
+            await db.create_collection(collection.name, check_exists=False)
+        found = await _search_indexes(collection)
+        await _ensure_index(collection, conversation_index_definition(collection.name), found)
+    await _wait_until_queryable(collections, 0, timeout_seconds, 0.5, 5.0)
+    return True
 
 
 async def _search_indexes(collection: AsyncCollection[dict[str, Any]]) -> dict[str, Mapping[str, Any]]:
@@ -120,7 +146,7 @@ async def _wait_until_queryable(collections: list[AsyncCollection[dict[str, Any]
                                 max_backoff: float) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + within
-    pending = list(zip(collections, INDEXED_COLLECTIONS, strict=True))
+    pending = [(c, c.name) for c in collections]
     while pending:
         pending = [(c, k) for c, k in pending if not await _queryable(c, k, dimensions)]
         if not pending:
@@ -130,7 +156,7 @@ async def _wait_until_queryable(collections: list[AsyncCollection[dict[str, Any]
             raise SearchIndexTimeout(f"search indexes of {names} not queryable after {within} s")
         await asyncio.sleep(backoff)
         backoff = min(backoff * 2, max_backoff)
-    logger.info("search indexes queryable (vector: %d dimensions)", dimensions)
+    logger.info("search indexes of %s queryable", ", ".join(c.name for c in collections))
 
 
 async def _queryable(collection: AsyncCollection[dict[str, Any]], kind: str,
