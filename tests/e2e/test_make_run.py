@@ -127,6 +127,25 @@ async def test_make_run_serves_conversations_and_keeps_them_across_restarts(laun
         assert {j["name"] for j in listed} == {
             "deactivate-idle-sessions", "expire-sessions", "purge-outbox", "reconcile-projections",
             "advance-contest-status", "purge-job-runs"}
+
+        # search (query-sync's indexer on SecantusDB), export, and a budget (SQLite's migration)
+        async def found_after_restart() -> list[str] | None:
+            r = await client.get(f"{chat}/sessions/search", params={"q": "RESTART"},
+                                 headers=headers(owner))
+            return [x["session"]["sessionId"] for x in r.json()["data"]["results"]] or None
+
+        assert await eventually(found_after_restart, within=15) == [kept_sid]
+        deleted = await client.get(f"{chat}/sessions/search", params={"q": "해커톤"},
+                                   headers=headers(owner))
+        assert deleted.status_code == 200 and deleted.json()["data"]["results"] == []
+        exported = await client.get(f"{chat}/sessions/{kept_sid}/export",
+                                    params={"format": "markdown"}, headers=headers(owner))
+        assert exported.status_code == 200 and "after restart" in exported.text
+        budget_url = launcher.url("COMMAND_PORT") + f"/api/v1/admin/users/{owner}/budget"
+        assert (await client.put(budget_url, json={"dailyTokens": 100}, headers=admin)
+                ).status_code == 200
+        usage = (await client.get(f"{chat}/usage", headers=headers(owner))).json()["data"]
+        assert usage["budget"]["dailyTokens"] == 100 and usage["budget"]["own"] is True
     assert launcher.stop() == 0
 
 

@@ -66,6 +66,7 @@ def test_params_are_named_as_openai_names_them(field, param):
     (ErrorCode.INVALID_INPUT, {"messages.0.user.content.str": "too long", "n": "at most 1"},
      "invalid_request_error", "invalid_value", "messages.0.content"),
     (ErrorCode.RATE_LIMITED, None, "rate_limit_error", "rate_limit_exceeded", None),
+    (ErrorCode.TOKEN_BUDGET_EXCEEDED, None, "rate_limit_error", "insufficient_quota", None),
     (ErrorCode.LLM_UNAVAILABLE, None, "server_error", "llm_unavailable", None),
     (ErrorCode.LLM_TIMEOUT, None, "server_error", "llm_timeout", None),
 ])

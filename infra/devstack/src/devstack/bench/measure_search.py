@@ -3,7 +3,8 @@
 (techai_shared.conversation.search) the indexer would have written for them.
 
 The conversations are made of the sample's own words: questions from the labelled query files,
-answers of two catalog items each (title and description), sessions started over the past year.
+answers of two catalog items each (title and description), sessions started over the last 80 days
+(conversation_sessions expires a session 90 days after its last message).
 The postings are built with the indexer's own code (query_sync.adapters.search_index.Postings,
 whose documents a test holds equal to what its upserts write) and bulk-loaded, since indexing
 200,000 messages one batch at a time would take the bench many minutes; the indexer's own
@@ -47,6 +48,7 @@ PER_SESSION = 10  # five exchanges
 OTHER_USERS = 1_800
 PAGE = 10
 INDEXED_FOR_THROUGHPUT = 1_000
+SPREAD_DAYS = 80  # sessions started over the last 80 days
 
 
 def _uuid7(moment: datetime, rng: random.Random) -> str:
@@ -92,7 +94,8 @@ class _World:
 
     def session(self, user: str) -> None:
         rng = self.rng
-        started = self.now - timedelta(seconds=rng.uniform(0, 365 * 24 * 3600))
+        # within the read model's TTL of idle sessions (90 days), so every session is live
+        started = self.now - timedelta(seconds=rng.uniform(0, SPREAD_DAYS * 24 * 3600))
         sid = _uuid7(started, rng)
         parent = None
         path = []

@@ -159,14 +159,16 @@ class SearchIndexer:
         interval. A failure (MongoDB away) is logged and tried again after the interval."""
         await self._until_prepared(stop)
         while not stop.is_set():
+            pause = self._interval
             try:
-                done = await self.run_once()
-            except Exception:
-                logger.exception("search indexing failed; trying again")
-                done = 0
-            if done < self.batch_size:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), timeout=self._interval)
+                if await self.run_once() >= self.batch_size:
+                    continue  # a backlog: the next batch at once
+            except Exception as exc:
+                logger.warning("search indexing failed (%s: %s); trying again", type(exc).__name__,
+                               exc)
+                pause = max(self._interval, 5.0)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=pause)
 
     async def _until_prepared(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
