@@ -160,5 +160,5 @@ logs: ## follow the docker compose logs (SERVICES="chatbot-api query-sync" for s
 
 BENCH_ARGS ?=
 
-bench: install ## measure sync, chat, retrieval and memory against bare baselines (6-10 min)
+bench: install ## measure sync, chat, retrieval, session search and memory against bare baselines (15-25 min)
 	$(PY) -m devstack.bench --root "$(CURDIR)" $(BENCH_ARGS)

@@ -10,7 +10,7 @@ from devstack.servers import Server
 
 from tests.conftest import fresh_database
 from tests.e2e.launcher import Launcher
-from tests.e2e.stack import Stack, make_stack
+from tests.e2e.stack import Stack, load_sample_catalog, make_stack
 from tests.support.fake_llm import FakeLlm
 
 
@@ -24,6 +24,18 @@ async def e2e_database(mysql_server_url: str) -> AsyncIterator[str]:
 def stack(workdir: Path, e2e_database: str, mongo_server: Server, redis_url: str,
           llm: FakeLlm) -> Iterator[Stack]:
     running = make_stack(workdir, e2e_database, mongo_server.url, redis_url, llm.base_url).start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def catalog_stack(workdir: Path, e2e_database: str, mongo_server: Server, redis_url: str,
+                  llm: FakeLlm) -> Iterator[Stack]:
+    """The stack with the sample catalog in its read model before it starts, so catalog questions
+    are answered (with sources) from the first request."""
+    created = make_stack(workdir, e2e_database, mongo_server.url, redis_url, llm.base_url)
+    load_sample_catalog(created, mongo_server.url)
+    running = created.start()
     yield running
     running.stop()
 

@@ -7,20 +7,16 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterator
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from devstack.servers import Server
 
 from techai_shared.auth import mint_token
 from techai_shared.settings import CommonSettings
 from tests.conftest import eventually
-from tests.e2e.stack import Stack, load_sample_catalog, make_stack
-from tests.support.fake_llm import FakeLlm
+from tests.e2e.stack import Stack
 
 pytestmark = pytest.mark.e2e
 
@@ -28,13 +24,8 @@ CHAT = "/api/v1/chatbot"
 
 
 @pytest.fixture(scope="module")
-def stack(workdir: Path, e2e_database: str, mongo_server: Server, redis_url: str,
-          llm: FakeLlm) -> Iterator[Stack]:
-    created = make_stack(workdir, e2e_database, mongo_server.url, redis_url, llm.base_url)
-    load_sample_catalog(created, mongo_server.url)
-    running = created.start()
-    yield running
-    running.stop()
+def stack(catalog_stack: Stack) -> Stack:
+    return catalog_stack
 
 
 class Api:

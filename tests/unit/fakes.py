@@ -48,6 +48,7 @@ class FakeDatabase:
     usage: list[tuple[str, date, str, int, int, float, int]] = field(default_factory=list)
     outbox: list[EventEnvelope] = field(default_factory=list)
     thread_keys: dict[str, str] = field(default_factory=dict)  # session id -> transcript key
+    budgets: dict[str, int] = field(default_factory=dict)  # user id -> their own daily budget
     commits: int = 0
     # Sessions that another writer changes between a turn's read and its write, once each.
     changed_under_reader: set[str] = field(default_factory=set)
@@ -131,6 +132,13 @@ class FakeUsageRepository:
     async def between(self, user_id: str, first: date, last: date) -> list[UsageRow]:
         return [UsageRow(d, m, r, p, c, cost) for (u, d, m, p, c, cost, r) in self._db.usage
                 if u == user_id and first <= d <= last]
+
+    async def model_tokens(self, user_id: str, day: date, *, not_models: tuple[str, ...]) -> int:
+        return sum(p + c for (u, d, m, p, c, _, _) in self._db.usage
+                   if u == user_id and d == day and m not in not_models)
+
+    async def budget_of(self, user_id: str) -> int | None:
+        return self._db.budgets.get(user_id)
 
 
 class FakeUnitOfWork:

@@ -5,9 +5,14 @@ query-sync writes it (query_sync.adapters.search_index), chatbot-api reads it
 shard of words:
 
     {_id: "<user>|<bucket>|<shard>", user_id, bucket, shard,
-     w: {<word>: {<session id>: [<message id>, ...]}},  # messages holding the word
-     t: {<word>: {<session id>: true}},                  # sessions whose title held it
+     w: {<word>: "<session id>:<message id>,<message id>;<session id>:<message id>;..."},
+     t: {<word>: "<session id>;<session id>;..."},   # sessions whose title held the word
      updated_at}
+
+Each word's postings are one string, appended to (`$concat` in a pipeline update), not nested
+documents: SecantusDB decodes every document a search reads whole, and a few hundred strings decode
+five times faster than the same postings as documents of arrays (measured: 15 ms against 82 for
+130 documents of 60 KB). An entry written twice (a batch indexed again after a crash) is read once.
 
 - A bucket is the first five hex digits of the session id: session ids are UUIDv7, so a bucket is
   the sessions a user started in one stretch of about three days (2**28 ms). However many
@@ -53,3 +58,25 @@ def field_of(word: str) -> str:
 
 def word_of(field: str) -> str:
     return field.replace("%2E", ".").replace("%24", "$").replace("%25", "%")
+
+
+def message_entries(sessions: dict[str, set[str]] | dict[str, list[str]]) -> str:
+    """Sessions and the ids of their messages holding a word, as appended to its string."""
+    return "".join(f"{sid}:{','.join(sorted(mids))};" for sid, mids in sorted(sessions.items()))
+
+
+def title_entries(session_ids: set[str] | list[str]) -> str:
+    return "".join(f"{sid};" for sid in sorted(session_ids))
+
+
+def parse_messages(text: str) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for entry in text.split(";"):
+        if entry:
+            sid, _, mids = entry.partition(":")
+            found.setdefault(sid, set()).update(m for m in mids.split(",") if m)
+    return found
+
+
+def parse_titles(text: str) -> set[str]:
+    return {sid for sid in text.split(";") if sid}

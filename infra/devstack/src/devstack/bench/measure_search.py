@@ -38,7 +38,7 @@ from query_sync.adapters.conversations import MESSAGES, SESSIONS, ConversationPr
 from query_sync.adapters.search_index import Postings as IndexPostings
 from query_sync.adapters.search_index import SearchIndexer
 from techai_shared import korean
-from techai_shared.conversation.search import POSTINGS, word_of
+from techai_shared.conversation.search import POSTINGS, parse_messages, word_of
 
 DB = "bench_search"
 USER = "bench-heavy-user"
@@ -83,8 +83,9 @@ def _terms(text: str) -> frozenset[str]:
 class _World:
     """The generated documents of every collection, and the heavy user's questions."""
 
-    def __init__(self, questions: list[str], answers: list[str], now: datetime) -> None:
-        self.rng = random.Random(7)
+    def __init__(self, questions: list[str], answers: list[str], now: datetime,
+                 seed: int = 7) -> None:
+        self.rng = random.Random(seed)
         self.now = now
         self.questions, self.answers = questions, answers
         self.messages: list[dict[str, Any]] = []
@@ -140,8 +141,8 @@ def _queries(world: _World, postings: list[dict[str, Any]]) -> dict[str, list[st
     held: Counter[str] = Counter()
     for doc in postings:
         if doc["user_id"] == USER:
-            for field, sessions in doc.get("w", {}).items():
-                held[word_of(field)] += len(sessions)
+            for field, text in doc.get("w", {}).items():
+                held[word_of(field)] += len(parse_messages(text))
     ranked = [t for t, _ in held.most_common() if len(t) > 1]
     middle = len(ranked) // 2
     rng = random.Random(3)
@@ -215,7 +216,7 @@ async def _measure(client: AsyncMongoClient[dict[str, Any]], seed_dir: Path, run
 async def _indexing_throughput(db: Any, indexer: SearchIndexer, world: _World) -> dict[str, Any]:
     """Messages a second through the real indexer: new messages of new sessions, marked as the
     projector marks them."""
-    fresh = _World(world.questions, world.answers, world.now)
+    fresh = _World(world.questions, world.answers, world.now, seed=8)  # ids of its own
     for n in range(INDEXED_FOR_THROUGHPUT // PER_SESSION):
         fresh.session(f"bench-new-user-{n % 20}")
     await _load(db, [{**m, "search_pending": True} for m in fresh.messages], MESSAGES)

@@ -20,7 +20,13 @@ from chatbot_api.domain.session_search import (
 )
 from chatbot_api.service_layer.ports import SessionMatch
 from techai_shared.conversation.model import SessionState, StoredMessage
-from techai_shared.conversation.search import POSTINGS, field_of, shard_of
+from techai_shared.conversation.search import (
+    POSTINGS,
+    field_of,
+    parse_messages,
+    parse_titles,
+    shard_of,
+)
 from techai_shared.events.conversation import FeedbackState
 from techai_shared.korean import QueryTerm
 from techai_shared.search_indexes import (
@@ -159,7 +165,8 @@ class MongoReadModel:
             words, titles = doc.get("w") or {}, doc.get("t") or {}
             for key, f in fields.items():
                 if f in words or f in titles:
-                    index.setdefault(key, Postings()).add(words.get(f) or {}, titles.get(f) or {})
+                    index.setdefault(key, Postings()).add(parse_messages(words.get(f) or ""),
+                                                          parse_titles(titles.get(f) or ""))
         return candidates(terms, index)
 
     async def _on_atlas(self) -> bool:

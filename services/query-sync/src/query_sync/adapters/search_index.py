@@ -38,7 +38,17 @@ from query_sync.adapters.indexes import IndexSpec, ensure_indexes
 from query_sync.documents import SEARCH_PENDING as PENDING
 from techai_shared import korean
 from techai_shared.clock import Clock, utcnow
-from techai_shared.conversation.search import POSTINGS, bucket_of, field_of, posting_id, shard_of
+from techai_shared.conversation.search import (
+    POSTINGS,
+    bucket_of,
+    field_of,
+    message_entries,
+    parse_messages,
+    parse_titles,
+    posting_id,
+    shard_of,
+    title_entries,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -93,31 +103,31 @@ class Postings:
             doc: dict[str, Any] = {"_id": posting_id(user_id, bucket, shard), "user_id": user_id,
                                    "bucket": bucket, "shard": shard, "updated_at": self._now}
             if key in self._words:
-                doc["w"] = {field_of(w): {sid: sorted(mids) for sid, mids in sorted(s.items())}
-                            for w, s in sorted(self._words[key].items())}
+                doc["w"] = {field_of(w): message_entries(sessions)
+                            for w, sessions in sorted(self._words[key].items())}
             if key in self._titles:
-                doc["t"] = {field_of(w): {sid: True for sid in sorted(sids)}
+                doc["t"] = {field_of(w): title_entries(sids)
                             for w, sids in sorted(self._titles[key].items())}
             out.append(doc)
         return out
 
     def requests(self) -> list[UpdateOne]:
+        """One upsert per document: a pipeline that appends each word's new entries to its
+        string (idempotent enough: an entry appended twice is read once)."""
         out = []
         for key in self._keys():
             user_id, bucket, shard = key
-            titles = self._titles.get(key, {})
-            update: dict[str, Any] = {
-                "$set": {"updated_at": self._now,
-                         **{f"t.{field_of(w)}.{sid}": True
-                            for w, sids in sorted(titles.items()) for sid in sorted(sids)}},
-                "$setOnInsert": {"user_id": user_id, "bucket": bucket, "shard": shard},
-            }
-            words = self._words.get(key)
-            if words:
-                update["$addToSet"] = {f"w.{field_of(w)}.{sid}": {"$each": sorted(mids)}
-                                       for w, sessions in sorted(words.items())
-                                       for sid, mids in sorted(sessions.items())}
-            out.append(UpdateOne({"_id": posting_id(user_id, bucket, shard)}, update, upsert=True))
+            fields: dict[str, Any] = {"user_id": user_id, "bucket": bucket, "shard": shard,
+                                      "updated_at": self._now}
+            for part, entries in (("w", {w: message_entries(s)
+                                         for w, s in self._words.get(key, {}).items()}),
+                                  ("t", {w: title_entries(s)
+                                         for w, s in self._titles.get(key, {}).items()})):
+                for word, text in sorted(entries.items()):
+                    path = f"{part}.{field_of(word)}"
+                    fields[path] = {"$concat": [{"$ifNull": [f"${path}", ""]}, text]}
+            out.append(UpdateOne({"_id": posting_id(user_id, bucket, shard)}, [{"$set": fields}],
+                                 upsert=True))
         return out
 
 
@@ -230,7 +240,18 @@ class SearchIndexer:
         """The session out of every posting document of its bucket (at most SHARDS)."""
         async for doc in self._postings.find({"user_id": user_id, "bucket": bucket_of(session_id)},
                                              {"w": 1, "t": 1}):
-            gone = {f"{part}.{word}.{session_id}": "" for part in ("w", "t")
-                    for word, sessions in (doc.get(part) or {}).items() if session_id in sessions}
-            if gone:
-                await self._postings.update_one({"_id": doc["_id"]}, {"$unset": gone})
+            rewritten: dict[str, str] = {}
+            for word, text in (doc.get("w") or {}).items():
+                if session_id in text:
+                    rest = parse_messages(text)
+                    rest.pop(session_id, None)
+                    rewritten[f"w.{word}"] = message_entries(rest)
+            for word, text in (doc.get("t") or {}).items():
+                if session_id in text:
+                    rewritten[f"t.{word}"] = title_entries(parse_titles(text) - {session_id})
+            kept = {path: text for path, text in rewritten.items() if text}
+            gone = {path: "" for path, text in rewritten.items() if not text}
+            if rewritten:
+                await self._postings.update_one(
+                    {"_id": doc["_id"]}, {**({"$set": kept} if kept else {}),
+                                          **({"$unset": gone} if gone else {})})
