@@ -25,6 +25,7 @@ from query_sync.entrypoints.consumer import ProjectionConsumer
 from query_sync.entrypoints.http import HealthServer, create_app
 from query_sync.projection import Projector
 from query_sync.settings import SyncSettings
+from techai_shared import korean
 from techai_shared.embeddings import Embedder, make_embedder
 from techai_shared.events import AggregateType
 from techai_shared.kafka import check_kafka
@@ -84,8 +85,11 @@ class SyncWorker:
         await self.health.start()
         await self._warm_up_embedder()
         await self._ensure_vector_indexes()
+        postings = not await self._conversation_search_on_atlas()
+        if postings:  # Kiwi's model loads now (about 2 s), not in the middle of the projection
+            await asyncio.to_thread(korean.warm_up)
         self._consumer_task = self.consumer.start()
-        if not await self._conversation_search_on_atlas():
+        if postings:
             self._indexer_task = asyncio.create_task(self.search_indexer.run(self._indexer_stop),
                                                      name="search-indexer")
 
