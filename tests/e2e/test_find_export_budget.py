@@ -93,7 +93,16 @@ async def test_export_holds_every_message_of_the_path_with_sources_in_both_forma
     first = await me.ask("AI 해커톤 대회 알려줘")
     sid = first["conversationId"]
     await me.ask("보안 대회도 있어?", sid)
-    history = (await me.request("GET", f"{CHAT}/sessions/{sid}/messages")).json()["data"]["messages"]
+    rated = await me.request("PUT", f"{CHAT}/sessions/{sid}/messages/{first['messageId']}/feedback",
+                             json={"rating": "down", "reasons": ["outdated"], "comment": "마감 지남"})
+    assert rated.status_code == 200
+
+    async def history_with_rating() -> list[dict[str, Any]] | None:
+        page = await me.request("GET", f"{CHAT}/sessions/{sid}/messages")
+        messages: list[dict[str, Any]] = page.json()["data"]["messages"]
+        return messages if messages[1]["feedback"] else None
+
+    history = await eventually(history_with_rating)
     assert len(history) == 4 and any(m["sources"] for m in history)
 
     as_json = await me.request("GET", f"{CHAT}/sessions/{sid}/export", params={"format": "json"})
@@ -104,13 +113,16 @@ async def test_export_holds_every_message_of_the_path_with_sources_in_both_forma
         f"-{sid[:8]}.json\"")
     document = json.loads(as_json.content)
     assert document["session"]["sessionId"] == sid
-    assert [(m["messageId"], m["content"], m["sources"]) for m in document["messages"]] == [
-        (m["messageId"], m["content"], m["sources"]) for m in history]
+    assert [(m["messageId"], m["content"], m["sources"], m["feedback"])
+            for m in document["messages"]] == [
+        (m["messageId"], m["content"], m["sources"], m["feedback"]) for m in history]
+    assert document["messages"][1]["feedback"]["rating"] == "down"
 
     as_md = await me.request("GET", f"{CHAT}/sessions/{sid}/export", params={"format": "markdown"})
     assert as_md.status_code == 200 and as_md.headers["content-type"].startswith("text/markdown")
     assert as_md.headers["content-disposition"].endswith(".md\"")
     text = as_md.text
+    assert "**Rating:** 👎 down (outdated — 마감 지남)" in text
     for message in history:
         assert message["content"] in text
         for source in message["sources"]:
@@ -150,4 +162,10 @@ async def test_a_budget_set_by_an_administrator_refuses_model_turns_once_spent(s
 
     cleared = await admin.request("PUT", path, service="command", json={"dailyTokens": None})
     assert cleared.json()["data"]["dailyTokens"] is None
-    assert (await me.request("POST", CHAT, json={"message": "자바 스트림 설명해줘"})).status_code == 200
+
+    async def served_again() -> bool:  # chatbot-api reads a user's budget afresh within 5 s
+        asked = await me.request("POST", CHAT, json={"message": "자바 스트림 설명해줘"})
+        assert asked.status_code in (200, 429)
+        return asked.status_code == 200
+
+    await eventually(served_again, within=10, interval=1)

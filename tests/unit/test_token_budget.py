@@ -4,6 +4,7 @@ failing open. The concurrency bound is tested on the real Redis (tests/integrati
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime
 
 import pytest
@@ -25,11 +26,13 @@ class MemoryGate:
         self.holds: dict[str, tuple[str, date, int]] = {}
         self.fail = fail
 
-    async def hold(self, user_id: str, day: date, *, spent: int, budget: int, tokens: int,
-                   seconds: int) -> str | None:
+    async def hold(self, user_id: str, day: date, *, spent: Callable[[], Awaitable[int]],
+                   budget: int, tokens: int, seconds: int) -> str | None:
         if self.fail:
             raise ConnectionError("redis is down")
-        base = self.spent.setdefault((user_id, day), spent)
+        if (user_id, day) not in self.spent:
+            self.spent[(user_id, day)] = await spent()
+        base = self.spent[(user_id, day)]
         held = sum(t for u, d, t in self.holds.values() if (u, d) == (user_id, day))
         if base + held >= budget:
             return None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import date
 
 from redis.asyncio import Redis
@@ -54,15 +55,15 @@ class RedisBudgetGate:
         base = f"{self._prefix}:{user_id}:{day.isoformat()}"
         return [f"{base}:holds", f"{base}:spent"]
 
-    async def hold(self, user_id: str, day: date, *, spent: int, budget: int, tokens: int,
-                   seconds: int) -> str | None:
+    async def hold(self, user_id: str, day: date, *, spent: Callable[[], Awaitable[int]],
+                   budget: int, tokens: int, seconds: int) -> str | None:
         hold_id = uuid.uuid4().hex
         now = int(time.time() * 1000)
         args: list[str | int] = [now, -1, budget, tokens, now + seconds * 1000, hold_id, _KEYS_TTL_MS]
         keys = self._keys(user_id, day)
         (outcome, *_) = await self._hold(keys=keys, args=args)
         if int(outcome) == -1:  # the day's count is not here (a new day, or Redis lost it): seed it
-            args[1] = spent
+            args[1] = await spent()
             (outcome, *_) = await self._hold(keys=keys, args=args)
         return hold_id if int(outcome) == 1 else None
 

@@ -12,6 +12,7 @@ from fastapi import Header, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import WithJsonSchema
 from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.convertors import Convertor, register_url_convertor
 
 from chatbot_api.domain.context import KST
 from chatbot_api.domain.conversation import CONTENT_CHARACTER, clean_text, normalize_title
@@ -62,6 +63,23 @@ from techai_shared.web import api_router, error_responses, event_stream_response
 from techai_shared.web.fields import IsoDate
 
 logger = logging.getLogger(__name__)
+
+
+class SessionIdConvertor(Convertor[str]):
+    """A session id in a path: any segment but `search`, so that /sessions/search is only the
+    search (GET); without it DELETE /sessions/search would reach delete_session and 405's `Allow`
+    would name DELETE for a path that has only GET."""
+
+    regex = "(?!search(?:/|$))[^/]+"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("session_id", SessionIdConvertor())
 
 MAX_USAGE_DAYS = 366
 MAX_SEARCH_CHARS = 200
@@ -179,7 +197,7 @@ _ANSWER_OR_STREAM: dict[int | str, dict[str, Any]] = {200: {
     "content": event_stream_response("", STREAM_EVENTS)["content"]}}
 
 
-@router.post("/sessions/{session_id}/messages/{message_id}/regenerate",
+@router.post("/sessions/{session_id:session_id}/messages/{message_id}/regenerate",
              response_model=Envelope[ChatPublic],
              responses={**_ANSWER_OR_STREAM, **error_responses(*_BRANCHING)})
 async def regenerate(session_id: str, message_id: str, request: Request, response: Response,
@@ -199,7 +217,7 @@ async def regenerate(session_id: str, message_id: str, request: Request, respons
     return _answered(await chat.answer(prepared, streaming=False, on_delta=_ignore), response)
 
 
-@router.put("/sessions/{session_id}/messages/{message_id}", response_model=Envelope[ChatPublic],
+@router.put("/sessions/{session_id:session_id}/messages/{message_id}", response_model=Envelope[ChatPublic],
             responses={**_ANSWER_OR_STREAM, **error_responses(*_BRANCHING)})
 async def edit_message(session_id: str, message_id: str, body: EditRequest, request: Request,
                        response: Response, user: CurrentUser, chat: ChatServiceDep
@@ -218,7 +236,7 @@ async def edit_message(session_id: str, message_id: str, body: EditRequest, requ
     return _answered(await chat.answer(prepared, streaming=False, on_delta=_ignore), response)
 
 
-@router.put("/sessions/{session_id}/leaf", response_model=Envelope[SessionPublic],
+@router.put("/sessions/{session_id:session_id}/leaf", response_model=Envelope[SessionPublic],
             responses=error_responses(ErrorCode.INVALID_INPUT, ErrorCode.MESSAGE_NOT_FOUND,
                                       ErrorCode.PAYLOAD_TOO_LARGE, *_SESSION))
 async def switch_leaf(session_id: str, body: LeafUpdate, user: CurrentUser,
@@ -229,8 +247,8 @@ async def switch_leaf(session_id: str, body: LeafUpdate, user: CurrentUser,
     return success(SessionPublic.of(await sessions.switch(session_id, user.user_id, body.message_id)))
 
 
-@router.get("/sessions/{session_id}/messages/{message_id}/stream", response_class=StreamingResponse,
-            responses={200: event_stream_response(
+@router.get("/sessions/{session_id:session_id}/messages/{message_id}/stream",
+            response_class=StreamingResponse, responses={200: event_stream_response(
                 "The events of the answer after Last-Event-ID (all of them without it), ending "
                 "with done or error", STREAM_EVENTS),
                 **error_responses(ErrorCode.INVALID_INPUT, ErrorCode.MESSAGE_NOT_FOUND, *_SESSION)})
@@ -318,7 +336,7 @@ async def search_sessions(
     return success(SessionSearchPage.of(q, found, total, page, size))
 
 
-@router.get("/sessions/{session_id}/export", response_class=Response, responses={
+@router.get("/sessions/{session_id:session_id}/export", response_class=Response, responses={
     200: {"description": "The conversation as a download (Content-Disposition: attachment)",
           "model": ConversationExport,
           "content": {"text/markdown": {"schema": {"type": "string"}}}},
@@ -337,7 +355,7 @@ async def export_session(
         "Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})
 
 
-@router.get("/sessions/{session_id}", response_model=Envelope[SessionPublic],
+@router.get("/sessions/{session_id:session_id}", response_model=Envelope[SessionPublic],
             responses=error_responses(*_SESSION))
 async def read_session(session_id: str, user: CurrentUser, sessions: SessionServiceDep
                        ) -> Envelope[SessionPublic]:
@@ -345,7 +363,7 @@ async def read_session(session_id: str, user: CurrentUser, sessions: SessionServ
     return success(SessionPublic.of(session))
 
 
-@router.get("/sessions/{session_id}/messages", response_model=Envelope[MessagePage],
+@router.get("/sessions/{session_id:session_id}/messages", response_model=Envelope[MessagePage],
             responses=error_responses(ErrorCode.INVALID_INPUT, *_SESSION))
 async def read_messages(
     session_id: str,
@@ -362,9 +380,9 @@ async def read_messages(
 _RENAMING = error_responses(ErrorCode.INVALID_INPUT, ErrorCode.PAYLOAD_TOO_LARGE, *_SESSION)
 
 
-@router.put("/sessions/{session_id}/title", response_model=Envelope[SessionPublic],
+@router.put("/sessions/{session_id:session_id}/title", response_model=Envelope[SessionPublic],
             responses=_RENAMING)
-@router.patch("/sessions/{session_id}/title", response_model=Envelope[SessionPublic],
+@router.patch("/sessions/{session_id:session_id}/title", response_model=Envelope[SessionPublic],
               responses=_RENAMING)
 async def update_title(session_id: str, body: TitleUpdate, user: CurrentUser,
                        sessions: SessionServiceDep) -> Envelope[SessionPublic]:
@@ -372,7 +390,7 @@ async def update_title(session_id: str, body: TitleUpdate, user: CurrentUser,
     return success(SessionPublic.of(session))
 
 
-@router.delete("/sessions/{session_id}", response_model=Envelope[None],
+@router.delete("/sessions/{session_id:session_id}", response_model=Envelope[None],
                responses=error_responses(*_SESSION))
 async def delete_session(session_id: str, user: CurrentUser, sessions: SessionServiceDep
                          ) -> Envelope[None]:
@@ -383,7 +401,7 @@ async def delete_session(session_id: str, user: CurrentUser, sessions: SessionSe
 _RATING = (ErrorCode.MESSAGE_NOT_FOUND, *_SESSION)
 
 
-@router.put("/sessions/{session_id}/messages/{message_id}/feedback",
+@router.put("/sessions/{session_id:session_id}/messages/{message_id}/feedback",
             response_model=Envelope[FeedbackPublic],
             responses=error_responses(ErrorCode.INVALID_INPUT, ErrorCode.PAYLOAD_TOO_LARGE, *_RATING))
 async def put_feedback(session_id: str, message_id: str, body: FeedbackRequest, user: CurrentUser,
@@ -400,7 +418,7 @@ async def put_feedback(session_id: str, message_id: str, body: FeedbackRequest, 
     return success(FeedbackPublic.of_state(state))
 
 
-@router.delete("/sessions/{session_id}/messages/{message_id}/feedback",
+@router.delete("/sessions/{session_id:session_id}/messages/{message_id}/feedback",
                response_model=Envelope[None], responses=error_responses(*_RATING))
 async def delete_feedback(session_id: str, message_id: str, user: CurrentUser,
                           feedback: FeedbackServiceDep) -> Envelope[None]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from time import monotonic
 
 from prometheus_client import Counter
 
@@ -33,6 +34,9 @@ from techai_shared.clock import Clock, iso
 from techai_shared.errors import TokenBudgetExceeded
 
 logger = logging.getLogger(__name__)
+
+OWN_SECONDS = 5.0  # how long a user's own budget (or its absence) is remembered
+OWN_CACHE_USERS = 100_000
 
 REFUSED = Counter("chatbot_budget_refusals_total", "Turns refused because the day's token budget "
                   "was spent or held")
@@ -72,35 +76,52 @@ class TokenBudgets:
         self._hold_tokens = hold_tokens
         self._hold_seconds = hold_seconds
         self._clock = clock
+        self._own: dict[str, tuple[int | None, float]] = {}
 
-    async def _limit_and_spent(self, user_id: str, day: date) -> tuple[int, bool, int]:
+    async def _limit(self, user_id: str) -> tuple[int, bool]:
+        """The user's budget and whether it is their own; remembered OWN_SECONDS, so a turn
+        without a budget costs no query (an administrator's change applies within that time)."""
+        now = monotonic()
+        known = self._own.get(user_id)
+        if known is None or known[1] < now:
+            async with self._uow() as uow:
+                known = (await uow.usage.budget_of(user_id), now + OWN_SECONDS)
+            if len(self._own) >= OWN_CACHE_USERS:
+                self._own.clear()
+            self._own[user_id] = known
+        own = known[0]
+        return (self._default if own is None else own), own is not None
+
+    async def _spent(self, user_id: str, day: date) -> int:
         async with self._uow() as uow:
-            own = await uow.usage.budget_of(user_id)
-            spent = await uow.usage.model_tokens(user_id, day, not_models=FREE_MODELS)
-        return (self._default if own is None else own), own is not None, spent
+            return await uow.usage.model_tokens(user_id, day, not_models=FREE_MODELS)
 
     async def admit(self, user_id: str) -> Hold | None:
         """Admit a turn that will call the model, or raise TokenBudgetExceeded (429 with the reset
-        time); None when the user has no budget."""
+        time); None when the user has no budget. One Redis script when Redis holds the day's
+        count; MySQL is read to seed it, to say what was spent in a refusal, and when Redis fails."""
         now = self._clock()
         day = usage_day(now)
-        limit, _, spent = await self._limit_and_spent(user_id, day)
+        limit, _ = await self._limit(user_id)
         if limit <= 0:
             return None
+        if self._gate is not None:
+            try:
+                hold_id = await self._gate.hold(
+                    user_id, day, spent=lambda: self._spent(user_id, day), budget=limit,
+                    tokens=self._hold_tokens, seconds=self._hold_seconds)
+            except Exception as exc:  # Redis: MySQL alone decides
+                FAIL_OPEN.inc()
+                logger.warning("token budget checked without Redis: %s: %s", type(exc).__name__,
+                               exc)
+            else:
+                if hold_id is None:
+                    self._refuse(limit, await self._spent(user_id, day), day, now)
+                return Hold(user_id, day, hold_id)
+        spent = await self._spent(user_id, day)
         if spent >= limit:
             self._refuse(limit, spent, day, now)
-        if self._gate is None:
-            return Hold(user_id, day, None)
-        try:
-            hold_id = await self._gate.hold(user_id, day, spent=spent, budget=limit,
-                                            tokens=self._hold_tokens, seconds=self._hold_seconds)
-        except Exception as exc:  # Redis: MySQL alone decided above
-            FAIL_OPEN.inc()
-            logger.warning("token budget checked without Redis: %s: %s", type(exc).__name__, exc)
-            return Hold(user_id, day, None)
-        if hold_id is None:
-            self._refuse(limit, spent, day, now)
-        return Hold(user_id, day, hold_id)
+        return Hold(user_id, day, None)
 
     async def settle(self, hold: Hold | None, used: int) -> None:
         """After the turn's usage is committed (or it failed, `used` 0): release its hold and count
@@ -123,7 +144,8 @@ class TokenBudgets:
 
     async def status(self, user_id: str) -> BudgetStatus:
         day = usage_day(self._clock())
-        limit, own, spent = await self._limit_and_spent(user_id, day)
+        self._own.pop(user_id, None)  # the user asks what is left: read their budget afresh
+        (limit, own), spent = await self._limit(user_id), await self._spent(user_id, day)
         if limit <= 0:
             return BudgetStatus(None, own, spent, None, resets_at(day))
         return BudgetStatus(limit, own, spent, max(0, limit - spent), resets_at(day))

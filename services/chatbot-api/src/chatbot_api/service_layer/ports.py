@@ -108,10 +108,11 @@ class BudgetGate(Protocol):
     """The day's spent tokens and the holds of turns in flight, changed atomically
     (adapters.budget_gate); see service_layer.budget."""
 
-    async def hold(self, user_id: str, day: date, *, spent: int, budget: int, tokens: int,
-                   seconds: int) -> str | None:
+    async def hold(self, user_id: str, day: date, *, spent: Callable[[], Awaitable[int]],
+                   budget: int, tokens: int, seconds: int) -> str | None:
         """Hold `tokens` for `seconds` unless spent + held would reach `budget`: the hold's id, or
-        None (refused). `spent` (the command store's) seeds the day's count when the gate has none."""
+        None (refused). `spent()` (the command store's count) seeds the day's count when the gate
+        has none."""
         ...
 
     async def release(self, user_id: str, day: date, hold_id: str, used: int) -> None:

@@ -33,7 +33,7 @@ async def read_budget(user_id: UserId, _: AdminUser, budgets: UserBudgetServiceD
 async def put_budget(user_id: UserId, body: UserBudgetWrite, admin: AdminUser,
                      budgets: UserBudgetServiceDep) -> Envelope[UserBudgetPublic]:
     """Set the model tokens the user may spend per Asia/Seoul day: a number (0: no budget for
-    this user), or null to go back to the default. chatbot-api applies it from the user's next
-    question; answers made without the model are never refused."""
+    this user), or null to go back to the default. chatbot-api applies it within 5 seconds (it
+    remembers a user's budget that long); answers made without the model are never refused."""
     return success(UserBudgetPublic.of(user_id, await budgets.set(user_id, body.daily_tokens,
                                                                   admin.user_id)))
