@@ -32,8 +32,9 @@ def stack(workdir: Path, e2e_database: str, mongo_server: Server, redis_url: str
 def catalog_stack(workdir: Path, e2e_database: str, mongo_server: Server, redis_url: str,
                   llm: FakeLlm) -> Iterator[Stack]:
     """The stack with the sample catalog in its read model before it starts, so catalog questions
-    are answered (with sources) from the first request."""
-    created = make_stack(workdir, e2e_database, mongo_server.url, redis_url, llm.base_url)
+    are answered (with sources) from the first request; query-sync keeps the search index."""
+    created = make_stack(workdir, e2e_database, mongo_server.url, redis_url, llm.base_url,
+                         search=True)
     load_sample_catalog(created, mongo_server.url)
     running = created.start()
     yield running

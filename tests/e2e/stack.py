@@ -75,7 +75,10 @@ class Stack:
         self.kafka = start_tansu(self.kafka.port, self.kafka.log)
 
 
-def make_stack(workdir: Path, mysql_url: str, mongo_url: str, redis_url: str, llm_url: str) -> Stack:
+def make_stack(workdir: Path, mysql_url: str, mongo_url: str, redis_url: str, llm_url: str,
+               search: bool = False) -> Stack:
+    """The three services on these stores; query-sync keeps the conversation search index only
+    with `search` (the indexer's work is the projection's competitor in tests that never search)."""
     tag = uuid.uuid4().hex[:8]
     kafka = start_tansu(free_port(), workdir / "logs" / f"tansu-{tag}.log")
     env = {
@@ -95,6 +98,7 @@ def make_stack(workdir: Path, mysql_url: str, mongo_url: str, redis_url: str, ll
         "OUTBOX_POLL_INTERVAL_SECONDS": "0.2",
         "CHATBOT_RATE_LIMIT_PER_MINUTE": "1000",
         "CHATBOT_CACHE_PREFIX": f"e2ecache{tag}",  # the machine's Redis outlives this run
+        "SYNC_SEARCH_INDEXING": "true" if search else "false",
         "LOG_LEVEL": "INFO",
     }
     return Stack(workdir, env, kafka)

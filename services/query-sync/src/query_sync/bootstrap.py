@@ -85,7 +85,8 @@ class SyncWorker:
         await self.health.start()
         await self._warm_up_embedder()
         await self._ensure_vector_indexes()
-        postings = not await self._conversation_search_on_atlas()
+        postings = (self.settings.sync_search_indexing
+                    and not await self._conversation_search_on_atlas())
         if postings:  # Kiwi's model loads now (about 2 s), not in the middle of the projection
             await asyncio.to_thread(korean.warm_up)
         self._consumer_task = self.consumer.start()

@@ -72,8 +72,10 @@ class SyncSettings(CommonSettings):
     # Atlas only: how long the start waits for the vector search indexes to become queryable.
     sync_search_index_timeout_seconds: float = Field(default=300.0, gt=0)
 
-    # The conversation search index (query_sync.adapters.search_index): documents indexed at once,
-    # and how often it looks for new ones when it has caught up.
+    # The conversation search index (query_sync.adapters.search_index): whether this worker keeps
+    # it (false: another worker does, or nothing searches conversations; the tests' stacks that do
+    # not search), documents indexed at once, and how often it looks for new ones once caught up.
+    sync_search_indexing: bool = True
     sync_search_batch_size: int = Field(default=500, ge=1)
     sync_search_interval_seconds: float = Field(default=1.0, gt=0)
 
