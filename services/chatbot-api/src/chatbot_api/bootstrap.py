@@ -138,7 +138,8 @@ def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,
                embedder: Embedder, clock: Clock,
                retriever: CatalogRetriever | None = None,
                verified: VerifiedAnswers | None = None,
-               gate: RelevanceGate | None = None) -> ChatService:
+               gate: RelevanceGate | None = None,
+               budgets: TokenBudgets | None = None) -> ChatService:
     """The chat use case over its adapters (also used by devstack's evaluate_chat)."""
     db = mongo[settings.mongodb_database]
     embedder = embedder if isinstance(embedder, MemoEmbedder) else MemoEmbedder(embedder)
@@ -149,7 +150,7 @@ def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,
     gate = gate or RelevanceGate.for_model(sample, embedder)
     prices = pricing(settings, warn=model.configured)
     tokens = TokenCounter()
-    budgets = token_budgets(settings, uow, redis, clock)
+    budgets = budgets or token_budgets(settings, uow, redis, clock)
     titles = (TitleWriter(model, uow, load_prompt("title", settings.chatbot_title_prompt_version),
                           prices, clock, tokens, budgets)
               if settings.chatbot_generate_titles else None)
@@ -200,10 +201,11 @@ def bootstrap(settings: ChatbotSettings, model: ChatModel | None = None,
     verified = verified_answers(settings, mongo, embedder, clock)
     gate = RelevanceGate.for_model(retriever.sample or CatalogSample(db, embedder.model_name),
                                    embedder)
+    budgets = token_budgets(settings, uow, redis, clock)  # one, so /usage refreshes the turns' view
     chat = build_chat(settings, uow, mongo, redis, model, embedder, clock, retriever, verified,
-                      gate)
+                      gate, budgets)
     sessions = SessionService(uow, MongoReadModel(mongo[settings.mongodb_database]), clock,
-                              budgets=token_budgets(settings, uow, redis, clock))
+                              budgets=budgets)
     relay.start()
     retriever.start()
     gate.start()
