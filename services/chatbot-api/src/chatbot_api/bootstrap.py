@@ -30,6 +30,7 @@ from chatbot_api.service_layer.ports import ChatModel, UnitOfWorkFactory
 from chatbot_api.service_layer.retrieval import CatalogFinder, MemoEmbedder
 from chatbot_api.service_layer.sessions import SessionService
 from chatbot_api.service_layer.titles import TitleWriter
+from chatbot_api.service_layer.verified_judge import VerifiedJudge
 from chatbot_api.settings import ChatbotSettings
 from chatbot_api.verified.index import VerifiedAnswers
 from chatbot_api.verified.match import MIN_COSINE
@@ -171,6 +172,8 @@ def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,
         stream_log=RedisStreamLog(redis, settings.chatbot_stream_resume_seconds,
                                   idle_seconds=settings.chatbot_model_total_timeout_seconds + 10),
         budgets=budgets,
+        judge=(VerifiedJudge(model, tokens, prices, settings.chatbot_verified_judge_timeout_seconds)
+               if settings.chatbot_verified_judge else None),
     )
 
 

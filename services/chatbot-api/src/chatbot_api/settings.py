@@ -74,6 +74,11 @@ class ChatbotSettings(CommonSettings):
     # Unset: the value calibrated for the embedding model (chatbot_api.verified.match.MIN_COSINE);
     # a model without one serves no verified answers until this is set.
     chatbot_verified_min_cosine: float | None = Field(default=None, gt=0, le=1)
+    # With a model configured, a question close to verified answers but not served is put to the
+    # model (one short call, its tokens the user's): its yes serves the answer, its no keeps the
+    # "did you mean" suggestions.
+    chatbot_verified_judge: bool = True
+    chatbot_verified_judge_timeout_seconds: float = Field(default=10.0, gt=0)
 
     # The chat model (docs/configuration.md, ChatbotSettings).
     chatbot_provider: Provider = "openai"

@@ -242,3 +242,20 @@ verified_answers = Table(
     Column("updated_at", UtcDateTime, nullable=False),
     Column("deleted_at", UtcDateTime, nullable=True),
 )
+
+# What each verified answer did for users (migration 0010): chatbot-api adds a row in the
+# exchange's transaction when it serves an answer (the answer's message id: a rating of that message
+# is a rating of the verified answer) and one per answer it suggests ("did you mean").
+verified_answer_uses = Table(
+    "verified_answer_uses",
+    metadata,
+    Column("id", AutoIncrementId, primary_key=True, autoincrement=True),
+    Column("answer_id", String(24), nullable=False),  # public id, v-0001
+    Column("kind", String(16), nullable=False),  # served | suggested
+    Column("message_id", String(36), nullable=False),  # the chatbot's answer to the question
+    Column("user_id", String(64), nullable=False),
+    Column("judged", Boolean, nullable=False, default=False),  # served on a model's yes
+    Column("created_at", UtcDateTime, nullable=False),
+    Index("ix_verified_uses_answer", "answer_id", "kind"),
+    Index("ix_verified_uses_message", "message_id"),
+)

@@ -51,6 +51,7 @@ from chatbot_api.service_layer.chat import (
     ChatResult,
     ChatService,
     Prepared,
+    suggestions_public,
 )
 from chatbot_api.service_layer.chat import (
     deliver_nothing as _ignore,
@@ -132,6 +133,7 @@ def _answered(result: ChatResult, response: Response) -> Envelope[ChatPublic]:
         ),
         mode=result.mode,
         message_id=result.message.message_id,
+        suggestions=suggestions_public(result.suggestions),
     )
     return success(data)
 

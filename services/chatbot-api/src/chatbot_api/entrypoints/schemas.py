@@ -123,6 +123,14 @@ class SourcePublic(CamelModel):
     status: str | None = None  # a contest's UPCOMING, ONGOING or ENDED; null for other items
 
 
+class SuggestionPublic(CamelModel):
+    """A verified answer near the question that was not served ("did you mean"): asking its
+    `question` is answered with it."""
+
+    answer_id: str
+    question: str = Field(description="the answer's phrasing in the question's language")
+
+
 class ChatPublic(CamelModel):
     response: str
     conversation_id: str
@@ -131,6 +139,9 @@ class ChatPublic(CamelModel):
     token_usage: TokenUsagePublic
     mode: str
     message_id: str = Field(description="The answer's message id (to rate it: .../feedback).")
+    suggestions: list[SuggestionPublic] = Field(
+        default_factory=list, description="Verified answers close to the question that were not "
+        "served (at most 3, closest first); empty when none is close.")
 
 
 class FeedbackPublic(CamelModel):
@@ -368,6 +379,10 @@ class StreamDelta(CamelModel):
     text: str
 
 
+class StreamSuggestions(CamelModel):
+    suggestions: list[SuggestionPublic]
+
+
 class StreamSources(CamelModel):
     sources: list[SourcePublic]
 
@@ -382,6 +397,7 @@ class StreamDone(CamelModel):
 STREAM_EVENTS: dict[str, Any] = {
     "metadata": StreamMetadata,
     "delta": StreamDelta,
+    "suggestions": StreamSuggestions,  # only when there are some, before sources
     "sources": StreamSources,
     "done": StreamDone,
     "error": ErrorEnvelope,  # a failure after the first byte, e.g. 5041 when the model timed out

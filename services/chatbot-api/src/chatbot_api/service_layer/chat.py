@@ -60,6 +60,8 @@ from chatbot_api.domain.usage import NO_MODEL, VERIFIED, Pricing, TokenUsage, us
 from chatbot_api.retrieval.model import SearchHit
 from chatbot_api.service_layer.budget import Hold, TokenBudgets
 from chatbot_api.service_layer.ports import (
+    SERVED,
+    SUGGESTED,
     AnswerCache,
     CachedAnswer,
     CacheKeyParts,
@@ -74,10 +76,12 @@ from chatbot_api.service_layer.ports import (
     Tokens,
     UnitOfWorkFactory,
     VerifiedAnswerLookup,
+    VerifiedUse,
 )
 from chatbot_api.service_layer.titles import TitleWriter
+from chatbot_api.service_layer.verified_judge import VerifiedJudge
 from chatbot_api.settings import ChatbotSettings
-from chatbot_api.verified.match import Match
+from chatbot_api.verified.match import Match, Suggestion
 from techai_shared.auth import Principal
 from techai_shared.clock import Clock
 from techai_shared.conversation.exchange import append_exchange, apply_and_save
@@ -96,11 +100,17 @@ from techai_shared.errors import (
     InvalidInput,
     MessageNotFound,
     SessionNotFound,
+    TokenBudgetExceeded,
 )
 from techai_shared.ids import new_id
 
 logger = logging.getLogger(__name__)
 
+VERIFIED_DECISIONS = Counter(
+    "chatbot_verified_decisions_total",
+    "What the verified answers did for a question that came near them: served (by the rules), "
+    "judged-yes / judged-no (by the model), suggested, judge-failed, judge-over-budget",
+    ["decision"])
 ANSWERS = Counter("chatbot_answers_total",
                   "Chat answers by mode: rag, retrieval-only, general, verified", ["mode"])
 
@@ -180,6 +190,9 @@ class Prepared:
     cache_key: str | None = None
     cached: CachedAnswer | None = None
     verified: Match | None = None
+    judged: bool = False  # the verified answer was served on the model's yes
+    judge_usage: TokenUsage | None = None  # the model's judgement of a near match, when asked
+    suggestions: tuple[Suggestion, ...] = ()  # verified answers near the question, not served
     quota: Quota | None = None
     sources_in_text: bool = False
     # The transcript key the exchange extends, for a client that resends its transcript
@@ -208,6 +221,7 @@ class ChatResult:
     usage: TokenUsage
     sources: list[dict[str, Any]]
     quota: Quota | None
+    suggestions: tuple[Suggestion, ...] = ()
 
 
 OnDelta = Callable[[str], Awaitable[None]]
@@ -237,6 +251,7 @@ class ChatService:
         verified: VerifiedAnswerLookup | None = None,
         stream_log: StreamLog | None = None,
         budgets: TokenBudgets | None = None,
+        judge: VerifiedJudge | None = None,
     ) -> None:
         self._settings = settings
         self._uow = uow
@@ -251,6 +266,7 @@ class ChatService:
         self._verified = verified
         self._stream_log = stream_log
         self._budgets = budgets
+        self._judge = judge
         version = settings.chatbot_system_prompt_version
         self._prompt_version = version
         self._system_prompt = load_prompt("system", version)
@@ -305,6 +321,8 @@ class ChatService:
             heart = asyncio.ensure_future(beat()) if self._stream_log is not None else None
             try:
                 result = await self.answer(prepared, streaming=True, on_delta=delta)
+                if result.suggestions:
+                    await emit("suggestions", {"suggestions": suggestions_public(result.suggestions)})
                 await emit("sources", {"sources": result.sources})
                 await emit("done", {
                     "messageId": result.message.message_id,
@@ -462,24 +480,60 @@ class ChatService:
         return p
 
     async def _answer_verified(self, p: Prepared, the_route: Route) -> bool:
-        """Whether a verified answer answers the question (then with its sources). Small talk and
-        a question that refers back to the conversation are never matched; a failure of the check
-        is logged and the question answered as usual."""
+        """Whether a verified answer answers the question (then with its sources): one the rules
+        serve, or, with a model, one the model picks among the near ones; the near ones not
+        served are kept as suggestions. Small talk and a question that refers back to the
+        conversation are never matched; a failure of the check is logged and the question
+        answered as usual."""
         if (self._verified is None or the_route.kind is RouteKind.SMALL_TALK
                 or the_route.follow_up):
             return False
         try:
-            p.verified = await self._verified.match(p.reading)
+            verdict = await self._verified.assess(p.reading)
+            p.verified = verdict.match
+            if p.verified is not None:
+                VERIFIED_DECISIONS.labels("served").inc()
+            elif verdict.suggestions:
+                p.verified = await self._judged(p, verdict.suggestions)
+                if p.verified is None:
+                    p.suggestions = verdict.suggestions
+                    VERIFIED_DECISIONS.labels("suggested").inc()
             if p.verified is None:
                 return False
             hits = await self._finder.items(p.verified.answer.sources, p.reading)
         except Exception as exc:  # the store or the embedder: answer without it
             logger.warning("verified answers not checked: %s: %s", type(exc).__name__, exc)
-            p.verified = None
+            p.verified, p.judged = None, False
             return False
         p.hits = hits
         p.sources = [source_of(h) for h in hits]
         return True
+
+    async def _judged(self, p: Prepared, suggestions: tuple[Suggestion, ...]) -> Match | None:
+        """The near answer the model says the question is (None without a model, on its no, when
+        the user's token budget is spent, or when the call fails). Its tokens are the user's."""
+        if self._judge is None or not self._judge.configured:
+            return None
+        try:
+            hold = await self._budgets.admit(p.user_id) if self._budgets is not None else None
+        except TokenBudgetExceeded:
+            VERIFIED_DECISIONS.labels("judge-over-budget").inc()
+            return None
+        used = 0
+        try:
+            judgement = await self._judge.judge(p.reading, suggestions)
+        except Exception as exc:  # the provider: the suggestions stay
+            logger.warning("verified judge failed: %s: %s", type(exc).__name__, exc)
+            VERIFIED_DECISIONS.labels("judge-failed").inc()
+            return None
+        else:
+            p.judge_usage, used = judgement.usage, judgement.usage.total_tokens
+            p.judged = judgement.chosen is not None
+            VERIFIED_DECISIONS.labels("judged-yes" if p.judged else "judged-no").inc()
+            return judgement.chosen
+        finally:
+            if hold is not None and self._budgets is not None:
+                await self._budgets.settle(hold, used)
 
     def _check_question_fits(self, question: str) -> None:
         fit_prompt(ChatTurn("system", self._system_prompt), [], [], ChatTurn("user", question),
@@ -563,7 +617,8 @@ class ChatService:
         used = 0
         try:
             result = await self._answer(p, streaming=streaming, on_delta=on_delta)
-            used = result.usage.total_tokens if self._calls_model(p) else 0
+            used = (result.usage.total_tokens - _tokens_of(p.judge_usage)
+                    if self._calls_model(p) else 0)
             return result
         finally:
             if p.hold is not None and self._budgets is not None:
@@ -601,6 +656,8 @@ class ChatService:
             shown = text + footer
         session, stored = await self._store_exchange(p, shown, sources, usage, mode)
         ANSWERS.labels(mode).inc()
+        if p.judge_usage is not None:  # the turn's tokens include the judgement's
+            usage = _plus(usage, p.judge_usage)
         if p.cache_key and p.cached is None and self._worth_caching(p):
             await self._cache.put(p.cache_key, CachedAnswer(text, mode, sources),
                                   still_true_for(p.hits, self._clock()))
@@ -609,7 +666,8 @@ class ChatService:
         if ((created or first_changed) and self._titles is not None and self._model.configured
                 and mode != VERIFIED):
             self._spawn(self._titles.retitle(session, p.question))
-        return ChatResult(shown, mode, session, stored, created, usage, sources, p.quota)
+        return ChatResult(shown, mode, session, stored, created, usage, sources, p.quota,
+                          p.suggestions)
 
     @staticmethod
     def _worth_caching(p: Prepared) -> bool:
@@ -654,6 +712,15 @@ class ChatService:
                 await uow.sessions.set_thread_key(session.session_id, None)
             await uow.usage.add(p.user_id, usage_day(now), model, usage.input_tokens,
                                 usage.output_tokens, usage.estimated_cost)
+            if p.judge_usage is not None:  # the judgement is a model call, not a request
+                await uow.usage.add(p.user_id, usage_day(now), self._pricing.model,
+                                    p.judge_usage.input_tokens, p.judge_usage.output_tokens,
+                                    p.judge_usage.estimated_cost, requests=0)
+            uses = ([VerifiedUse(p.verified.answer.answer_id, SERVED, p.judged)]
+                    if p.verified is not None else [])
+            uses += [VerifiedUse(s.answer.answer_id, SUGGESTED) for s in p.suggestions]
+            if uses:
+                await uow.verified_uses.add(uses, stored.message_id, p.user_id, now)
             await uow.commit()
         return session.state, stored
 
@@ -676,6 +743,20 @@ class ChatService:
         """Wait for streamed answers and titles still being produced (at shutdown)."""
         if self._background:
             await asyncio.wait(set(self._background), timeout=within)
+
+
+def suggestions_public(suggestions: tuple[Suggestion, ...]) -> list[dict[str, Any]]:
+    """Suggestions as the API shows them (the JSON response and the SSE event)."""
+    return [{"answerId": s.answer.answer_id, "question": s.question} for s in suggestions]
+
+
+def _tokens_of(usage: TokenUsage | None) -> int:
+    return usage.total_tokens if usage is not None else 0
+
+
+def _plus(a: TokenUsage, b: TokenUsage) -> TokenUsage:
+    return TokenUsage(a.input_tokens + b.input_tokens, a.output_tokens + b.output_tokens,
+                      round(a.estimated_cost + b.estimated_cost, 8))
 
 
 async def deliver_in_parts(text: str, on_delta: OnDelta) -> None:

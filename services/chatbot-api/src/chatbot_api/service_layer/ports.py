@@ -20,7 +20,7 @@ from chatbot_api.domain.routing import Route
 from chatbot_api.domain.session_search import Snippet
 from chatbot_api.domain.time_words import Window
 from chatbot_api.retrieval.model import SearchHit
-from chatbot_api.verified.match import Match
+from chatbot_api.verified.match import Verdict
 from techai_shared.conversation.model import (
     HistoryMessage,
     Session,
@@ -133,6 +133,26 @@ class FeedbackRepository(Protocol):
     async def remove(self, message_id: str, now: datetime) -> bool: ...
 
 
+SERVED, SUGGESTED = "served", "suggested"
+
+
+@dataclass(frozen=True)
+class VerifiedUse:
+    """A verified answer served (on the rules, or on the model's yes: `judged`) or suggested for
+    a question."""
+
+    answer_id: str
+    kind: str  # SERVED | SUGGESTED
+    judged: bool = False
+
+
+class VerifiedUseRepository(Protocol):
+    async def add(self, uses: list[VerifiedUse], message_id: str, user_id: str,
+                  now: datetime) -> None:
+        """Record what the verified answers did for the question that `message_id` answers."""
+        ...
+
+
 class ChatUnitOfWork(Protocol):
     """One transaction: nothing is written unless commit() is called inside the block."""
 
@@ -144,6 +164,9 @@ class ChatUnitOfWork(Protocol):
 
     @property
     def feedback(self) -> FeedbackRepository: ...
+
+    @property
+    def verified_uses(self) -> VerifiedUseRepository: ...
 
     async def __aenter__(self) -> Self: ...
 
@@ -254,8 +277,9 @@ class CatalogSearch(Protocol):
 
 
 class VerifiedAnswerLookup(Protocol):
-    async def match(self, question: str) -> Match | None:
-        """The published, currently valid verified answer for `question`, or None."""
+    async def assess(self, question: str) -> Verdict:
+        """The published, currently valid verified answer for `question`, or the answers near
+        it ("did you mean" suggestions)."""
         ...
 
 

@@ -26,7 +26,17 @@ import numpy as np
 from pymongo.asynchronous.database import AsyncDatabase
 
 from chatbot_api.language import korean
-from chatbot_api.verified.match import Answer, Match, Phrasing, Question, best_match, phrasing
+from chatbot_api.verified.match import (
+    SUGGEST_COSINE,
+    Answer,
+    Match,
+    Phrasing,
+    Published,
+    Question,
+    Verdict,
+    assess,
+    phrasing,
+)
 from techai_shared.clock import Clock, utcnow
 from techai_shared.embeddings import Embedder
 from techai_shared.search_indexes import VERIFIED_ANSWERS
@@ -48,19 +58,23 @@ def _utc(value: datetime | None) -> datetime | None:
 
 class VerifiedAnswers:
     def __init__(self, db: AsyncDatabase[dict[str, Any]], embedder: Embedder,
-                 min_cosine: float | None, *, clock: Clock = utcnow, refresh_seconds: float = 0.5,
-                 names_every: int = 10) -> None:
+                 min_cosine: float | None, *, suggest_cosine: float | None = None,
+                 clock: Clock = utcnow, refresh_seconds: float = 0.5, names_every: int = 10) -> None:
         self._docs = db[VERIFIED_ANSWERS]
         self._catalog = (db["contests"], db["news_articles"])
         self._embedder = embedder
         self.min_cosine = min_cosine
+        # answers this close are suggested when not served; never looser than served
+        self.suggest_cosine = min(min_cosine, suggest_cosine if suggest_cosine is not None
+                                  else SUGGEST_COSINE.get(embedder.model_name, min_cosine)
+                                  ) if min_cosine is not None else None
         self._clock = clock
         self._refresh_seconds = refresh_seconds
         self._names_every = names_every  # refreshes of the answers per refresh of the names
         self._rows: dict[str, dict[str, Any]] = {}  # document id -> live, published phrasing doc
         self._phrasings: list[Phrasing] = []
-        self._by_answer: dict[str, list[Phrasing]] = {}
-        self._answers: dict[str, Answer] = {}
+        self._published = Published({}, {}, {}, {}, {})
+        self._text_terms: dict[str, tuple[str, frozenset[str]]] = {}  # answer id -> (text, terms)
         self._matrix = np.zeros((0, embedder.dimensions), dtype=np.float32)
         self._names: frozenset[str] = frozenset()
         self._since: datetime | None = None
@@ -73,7 +87,7 @@ class VerifiedAnswers:
         return self.min_cosine is not None
 
     def __len__(self) -> int:
-        return len(self._answers)
+        return len(self._published.answers)
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -127,17 +141,19 @@ class VerifiedAnswers:
         rows = list(self._rows.values())
         phrasings = [phrasing(r["answer_id"], r["embedding_text"], korean.content_terms)
                      for r in rows]
-        by_answer: dict[str, list[Phrasing]] = {}
-        for p in phrasings:
-            by_answer.setdefault(p.answer_id, []).append(p)
         answers = {r["answer_id"]: Answer(r["answer_id"], r["answer"], tuple(r.get("sources") or ()),
                                           _utc(r.get("valid_from")), _utc(r.get("valid_until")))
                    for r in rows}
+        for answer_id, answer in answers.items():  # an answer's text is analysed once per change
+            if self._text_terms.get(answer_id, ("", frozenset()))[0] != answer.answer:
+                self._text_terms[answer_id] = (answer.answer, korean.content_terms(answer.answer))
+        self._text_terms = {a: t for a, t in self._text_terms.items() if a in answers}
+        published = Published.of(answers, phrasings,
+                                 {a: terms for a, (_, terms) in self._text_terms.items()})
         matrix = (np.asarray([r["embedding_vector"] for r in rows], dtype=np.float32) if rows
                   else np.zeros((0, self._embedder.dimensions), dtype=np.float32))
         # one assignment each, so a match running meanwhile sees the old or the new state
-        self._phrasings, self._by_answer, self._answers, self._matrix = (
-            phrasings, by_answer, answers, matrix)
+        self._phrasings, self._published, self._matrix = phrasings, published, matrix
 
     async def refresh_names(self) -> None:
         """Add the terms of the titles of the contests and news articles projected since the
@@ -155,19 +171,22 @@ class VerifiedAnswers:
 
     async def match(self, question: str) -> Match | None:
         """The verified answer to serve for `question`, or None."""
-        if not self._answers or self.min_cosine is None:
-            return None
-        phrasings, by_answer, answers, matrix = (
-            self._phrasings, self._by_answer, self._answers, self._matrix)
+        return (await self.assess(question)).match
+
+    async def assess(self, question: str) -> Verdict:
+        """The verified answer to serve for `question`, or the answers close to it."""
+        phrasings, published, matrix = self._phrasings, self._published, self._matrix
+        if not published.answers or self.min_cosine is None or self.suggest_cosine is None:
+            return Verdict()
         vector = np.asarray(await self._embedder.embed_query(question), dtype=np.float32)
         cosines = matrix @ vector
-        asked = Question(question, korean.content_terms(question), korean.name_hints(question))
         candidates = [(phrasings[i], float(cosines[i]))
-                      for i in np.flatnonzero(cosines >= self.min_cosine)]
+                      for i in np.flatnonzero(cosines >= self.suggest_cosine)]
         if not candidates:
-            return None
-        return best_match(asked, candidates, lambda a: by_answer.get(a, []), answers, self._names,
-                          self.min_cosine, self._clock())
+            return Verdict()
+        asked = Question(question, korean.content_terms(question), korean.name_hints(question))
+        return assess(asked, candidates, published, self._names, self.min_cosine,
+                      self.suggest_cosine, self._clock())
 
 
 def _title_terms(titles: list[str]) -> frozenset[str]:

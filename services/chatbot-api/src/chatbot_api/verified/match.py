@@ -12,8 +12,20 @@ multilingual-e5), so closeness alone cannot decide. A phrasing matches a questio
    in an English one; topic words aside) must all be terms of the answer's phrasings in that
    script;
 5. the question and the phrasing share a content term that is not a topic word: a bare "상금은
-   얼마야?" is about no contest in particular.
-The closest phrasing that passes wins. How the cosine and the facets were calibrated, on which
+   얼마야?" is about no contest in particular;
+6. at most one of the question's content terms is foreign to the answer (a term of none of its
+   phrasings, in either script; not its text, which names what the question may not ask: "your
+   bookmarks are deleted with your account"), and that one is no term of another published
+   answer's phrasings: "How do I contact a contest organizer?" is not "How can I get my contest
+   listed?" when another answer is about contacting;
+7. the phrasing is at least MARGIN closer than the closest phrasing of any other answer.
+A question that is one of the phrasings (case, spacing and final punctuation aside) is served its
+answer whatever the rules say: asking a suggestion's phrasing gets the answer. The closest phrasing
+that passes wins. A question that is not served gets "did you mean" suggestions: up to three
+answers whose closest phrasing (in any script) is at least the suggesting cosine from it and that
+share a content word with it (not a topic word: a question about cooking shares none with an
+answer about accounts, however close e5 puts them), closest first, offered in the question's
+script. How the cosine and the facets were calibrated, on which
 questions, and the figures on questions they were not tuned on: docs/verified-answers.md.
 """
 
@@ -29,7 +41,9 @@ from pathlib import Path
 
 # Calibrated cosines per embedding model (infra/seed/verified-calibration.jsonl, tune split); a
 # model without one serves no verified answers unless CHATBOT_VERIFIED_MIN_COSINE is set.
-MIN_COSINE = {"multilingual-e5-small-q4": 0.9}
+MIN_COSINE = {"multilingual-e5-small-q4": 0.86}
+# Below it, down to this, a published answer is suggested ("did you mean") rather than served.
+SUGGEST_COSINE = {"multilingual-e5-small-q4": 0.85}
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 FACETS_FILE = Path(__file__).with_name("facets.toml")
@@ -132,19 +146,139 @@ def phrasing(answer_id: str, text: str, terms: Terms) -> Phrasing:
     return Phrasing(answer_id, text, script(text), topics(text), asks(text), terms(text))
 
 
+def normalised(text: str) -> str:
+    """A question as compared for identity: case, spacing and final punctuation aside."""
+    return " ".join(text.casefold().split()).rstrip("?!.？！。 ")
+
+
+@dataclass(frozen=True)
+class Published:
+    """The published answers as the rules read them: each answer's phrasings, its terms (of its
+    phrasings in every script), its words (those and its text's), and which answers' phrasings
+    use each term."""
+
+    answers: dict[str, Answer]
+    phrasings: dict[str, list[Phrasing]]
+    terms: dict[str, frozenset[str]]
+    words: dict[str, frozenset[str]]
+    owners: dict[str, frozenset[str]]
+
+    @classmethod
+    def of(cls, answers: dict[str, Answer], phrasings: Iterable[Phrasing],
+           text_terms: dict[str, frozenset[str]]) -> Published:
+        by_answer: dict[str, list[Phrasing]] = {}
+        for p in phrasings:
+            by_answer.setdefault(p.answer_id, []).append(p)
+        owners: dict[str, set[str]] = {}
+        for answer_id, ps in by_answer.items():
+            for term in frozenset().union(*(p.terms for p in ps)):
+                owners.setdefault(term, set()).add(answer_id)
+        terms = {a: frozenset().union(*(p.terms for p in ps)) for a, ps in by_answer.items()}
+        words = {a: t | text_terms.get(a, frozenset()) for a, t in terms.items()}
+        return cls(answers, by_answer, terms, words, {t: frozenset(a) for t, a in owners.items()})
+
+    def phrasings_of(self, answer_id: str) -> list[Phrasing]:
+        return self.phrasings.get(answer_id, [])
+
+    def foreign(self, question: Question, answer_id: str) -> list[str]:
+        """The question's content terms the answer does not use."""
+        own = self.terms.get(answer_id, frozenset())
+        return [t for t in question.terms if t not in own]
+
+    def claimed(self, term: str, answer_id: str) -> bool:
+        """Whether another answer's phrasings use the term."""
+        return bool(self.owners.get(term, frozenset()) - {answer_id})
+
+
+MARGIN = 0.02  # rule 7
+MAX_FOREIGN = 1  # rule 6
+
+
+def offered(phrasings: Sequence[Phrasing], script_: str) -> str:
+    """The phrasing a suggestion offers: the answer's first in the question's script (the
+    operator's main wording), else its first."""
+    return next((p.text for p in phrasings if p.script == script_), phrasings[0].text)
+
+
+def _exact(question: Question, ranked: Sequence[tuple[Phrasing, float]], published: Published,
+           now: datetime) -> Match | None:
+    same = normalised(question.text)
+    for candidate, cosine in ranked:
+        answer = published.answers.get(candidate.answer_id)
+        if answer is not None and answer.valid_at(now) and normalised(candidate.text) == same:
+            return Match(answer, candidate.text, cosine)
+    return None
+
+
 def best_match(question: Question, candidates: Iterable[tuple[Phrasing, float]],
-               phrasings_of: Callable[[str], Sequence[Phrasing]], answers: dict[str, Answer],
-               names: frozenset[str], min_cosine: float, now: datetime) -> Match | None:
+               published: Published, names: frozenset[str], min_cosine: float,
+               now: datetime) -> Match | None:
     """The closest candidate (phrasing, cosine) that passes every rule, or None."""
+    ranked = sorted(candidates, key=lambda c: -c[1])
+    exact = _exact(question, ranked, published, now)
+    if exact is not None:
+        return exact
     asked = question.names(names)
-    for candidate, cosine in sorted(candidates, key=lambda c: -c[1]):
-        answer = answers.get(candidate.answer_id)
+    closest: dict[str, float] = {}  # answer id -> its closest phrasing in the question's script
+    for candidate, cosine in ranked:
+        if candidate.script == question.script:
+            closest.setdefault(candidate.answer_id, cosine)
+    for candidate, cosine in ranked:
+        answer = published.answers.get(candidate.answer_id)
         if (answer is None or cosine < min_cosine or candidate.script != question.script
                 or not same_facets(candidate, question) or not answer.valid_at(now)):
             continue
-        terms = frozenset().union(*(p.terms for p in phrasings_of(candidate.answer_id)
+        terms = frozenset().union(*(p.terms for p in published.phrasings_of(candidate.answer_id)
                                     if p.script == question.script))
         shared = {t for t in candidate.terms & question.terms if not topics(t)}
-        if asked <= terms and shared:
-            return Match(answer, candidate.text, cosine)
+        if not (asked <= terms and shared):
+            continue
+        foreign = published.foreign(question, candidate.answer_id)
+        if len(foreign) > MAX_FOREIGN or any(published.claimed(t, candidate.answer_id)
+                                             for t in foreign):
+            continue
+        rival = max((c for a, c in closest.items() if a != candidate.answer_id), default=0.0)
+        if cosine - rival < MARGIN:
+            continue
+        return Match(answer, candidate.text, cosine)
     return None
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A published answer close to a question it does not serve: "did you mean ...?"."""
+
+    answer: Answer
+    question: str  # the phrasing offered, in the question's script where the answer has one
+    cosine: float
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the verified answers say of a question: the answer to serve, or the near ones."""
+
+    match: Match | None = None
+    suggestions: tuple[Suggestion, ...] = ()
+
+
+def assess(question: Question, candidates: Sequence[tuple[Phrasing, float]],
+           published: Published, names: frozenset[str], min_cosine: float,
+           suggest_cosine: float, now: datetime, limit: int = 3) -> Verdict:
+    """The answer to serve, or up to `limit` answers whose closest phrasing (in any script) is at
+    least `suggest_cosine` from the question, closest first."""
+    found = best_match(question, candidates, published, names, min_cosine, now)
+    if found is not None:
+        return Verdict(found)
+    closest: dict[str, float] = {}
+    for candidate, cosine in candidates:
+        if cosine >= suggest_cosine and cosine > closest.get(candidate.answer_id, -1.0):
+            closest[candidate.answer_id] = cosine
+    words = {t for t in question.terms if not topics(t)}
+    near = []
+    for answer_id, cosine in sorted(closest.items(), key=lambda kv: -kv[1]):
+        answer = published.answers.get(answer_id)
+        if (answer is not None and answer.valid_at(now)
+                and words & published.words.get(answer_id, frozenset())):
+            near.append(Suggestion(answer, offered(published.phrasings_of(answer_id),
+                                                   question.script), cosine))
+    return Verdict(None, tuple(near[:limit]))

@@ -15,7 +15,9 @@ from sqlalchemy import ColumnElement, func, insert, select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from command_api.service_layer.ports import StoredAnswer, StoredVersion
+from command_api.service_layer.ports import AnswerStats, StoredAnswer, StoredVersion
+from techai_shared.db.schema import message_feedback as feedback_t
+from techai_shared.db.schema import verified_answer_uses as uses_t
 from techai_shared.db.schema import verified_answers as answers_t
 from techai_shared.db.unit_of_work import Outbox
 from techai_shared.errors import VerifiedAnswerNotFound
@@ -102,6 +104,35 @@ class VerifiedAnswerRepository:
                                          .order_by(answers_t.c.id.desc())
                                          .offset(offset).limit(limit))).all()
         return [stored(r) for r in rows], int(total)
+
+    async def stats(self, answer_ids: Sequence[str]) -> dict[str, AnswerStats]:
+        """Counts of verified_answer_uses per answer and kind, and the live ratings of the
+        messages that served each (message_feedback): two grouped queries on indexed columns."""
+        if not answer_ids:
+            return {}
+        u, f = uses_t.c, feedback_t.c
+        counts: dict[str, dict[str, Any]] = {}
+        for row in (await self._conn.execute(
+                select(u.answer_id, u.kind, u.judged, func.count().label("n"),
+                       func.max(u.created_at).label("last"))
+                .where(u.answer_id.in_(answer_ids))
+                .group_by(u.answer_id, u.kind, u.judged))).all():
+            kind, judged, n, last = row.kind, row.judged, int(row.n), row.last
+            c = counts.setdefault(str(row.answer_id), {})
+            c[kind] = c.get(kind, 0) + n
+            if kind == "served":
+                c["judged"] = c.get("judged", 0) + (n if judged else 0)
+                c["last"] = max(filter(None, (c.get("last"), last)), default=None)
+        for rated in (await self._conn.execute(
+                select(u.answer_id, f.rating, func.count().label("n"))
+                .select_from(uses_t.join(feedback_t, f.message_id == u.message_id))
+                .where(u.answer_id.in_(answer_ids), u.kind == "served", f.deleted_at.is_(None))
+                .group_by(u.answer_id, f.rating))).all():
+            counts.setdefault(str(rated.answer_id), {})[str(rated.rating)] = int(rated.n)
+        return {a: AnswerStats(served=c.get("served", 0), judged=c.get("judged", 0),
+                               suggested=c.get("suggested", 0), rated_up=c.get("up", 0),
+                               rated_down=c.get("down", 0), last_served_at=c.get("last"))
+                for a, c in counts.items()}
 
     async def versions(self, after_id: str, limit: int) -> list[StoredVersion]:
         """Public id, version and deletion of the answers above `after_id` ("" for all), in

@@ -210,11 +210,28 @@ class JobList(CamelModel):
     jobs: list[JobPublic]
 
 
+class AnswerRatingsPublic(CamelModel):
+    up: int
+    down: int
+
+
+class AnswerStatsPublic(CamelModel):
+    """What a verified answer did for users, counted from the exchanges chatbot-api stored."""
+
+    served: int = Field(description="times chatbot-api answered a question with it")
+    judged: int = Field(description="of those, on the model's yes to a near match")
+    suggested: int = Field(description="times it was offered as a suggestion (did you mean)")
+    ratings: AnswerRatingsPublic = Field(description="users' live ratings of the answers it served")
+    last_served_at: DateTimeText | None
+
+
 class VerifiedAnswerPublic(VerifiedAnswerPayload):
-    """A verified answer as stored, with the version of its last change and its author."""
+    """A verified answer as stored, with the version of its last change, its author, and what it
+    did for users."""
 
     version: int
     author: str
+    stats: AnswerStatsPublic
 
 
 class VerifiedAnswerPage(CamelModel):

@@ -9,10 +9,12 @@ draft is created from a rated exchange and published by an update.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from command_api.service_layer.ports import (
+    AnswerStats,
     FeedbackEntry,
     FeedbackReadModel,
     StoredAnswer,
@@ -39,13 +41,19 @@ class VerifiedAnswerService:
         return created
 
     async def get(self, answer_id: str) -> StoredAnswer:
+        """The answer, with what it did for users."""
         async with self._uow() as uow:
-            return await uow.verified.get(answer_id)
+            found = await uow.verified.get(answer_id)
+            stats = await uow.verified.stats([answer_id])
+        return replace(found, stats=stats.get(answer_id, AnswerStats()))
 
     async def page(self, status: str | None, offset: int, limit: int
                    ) -> tuple[list[StoredAnswer], int]:
+        """A page of answers, newest first, each with what it did for users."""
         async with self._uow() as uow:
-            return await uow.verified.page(status, offset, limit)
+            found, total = await uow.verified.page(status, offset, limit)
+            stats = await uow.verified.stats([a.answer.id for a in found])
+        return [replace(a, stats=stats.get(a.answer.id, AnswerStats())) for a in found], total
 
     async def replace(self, answer_id: str, fields: dict[str, Any]) -> StoredAnswer:
         async with self._uow() as uow:

@@ -131,16 +131,36 @@ class SessionRepository(Protocol):
 
 
 @dataclass(frozen=True)
+class AnswerStats:
+    """What a verified answer did for users: how often chatbot-api served it (`judged` of them on
+    a model's yes) and suggested it, and how users rated the answers it served."""
+
+    served: int = 0
+    judged: int = 0
+    suggested: int = 0
+    rated_up: int = 0
+    rated_down: int = 0
+    last_served_at: datetime | None = None
+
+    def public(self) -> dict[str, Any]:
+        return {"served": self.served, "judged": self.judged, "suggested": self.suggested,
+                "ratings": {"up": self.rated_up, "down": self.rated_down},
+                "lastServedAt": iso(self.last_served_at) if self.last_served_at else None}
+
+
+@dataclass(frozen=True)
 class StoredAnswer:
-    """A verified answer as stored, with the version of its last change and its author."""
+    """A verified answer as stored, with the version of its last change and its author, and what
+    it did for users."""
 
     answer: VerifiedAnswerPayload
     version: int
     author: str
+    stats: AnswerStats = AnswerStats()
 
     def public(self) -> dict[str, Any]:
         return {**self.answer.model_dump(mode="json", by_alias=True), "version": self.version,
-                "author": self.author}
+                "author": self.author, "stats": self.stats.public()}
 
 
 class VerifiedAnswerRepository(Protocol):
@@ -159,6 +179,10 @@ class VerifiedAnswerRepository(Protocol):
 
     async def page(self, status: str | None, offset: int, limit: int
                    ) -> tuple[list[StoredAnswer], int]: ...
+
+    async def stats(self, answer_ids: Sequence[str]) -> dict[str, AnswerStats]:
+        """What each answer did for users (answers never served nor suggested are left out)."""
+        ...
 
     async def versions(self, after_id: str, limit: int) -> list[StoredVersion]:
         """Each answer's public id, version and deletion above `after_id` (public ids), in order."""
