@@ -117,8 +117,8 @@ BANK_SETS = $(addprefix infra/seed/queries-,$(addsuffix .jsonl,dev holdout holdo
 question-bank: install ## write chatbot-api's question bank (the relevance gate's labelled questions) from BANK_SETS
 	$(PY) -m devstack.question_bank $(BANK_SETS)
 
-calibrate-verified: install ## verified-answer matching on its labelled paraphrases and near-misses (tune/check)
-	$(PY) -m devstack.calibrate_verified
+calibrate-verified: install ## verified-answer matching on its labelled paraphrases and near-misses (tune/check; JUDGE=1 also through the model judge on a local server)
+	$(PY) -m devstack.calibrate_verified $(if $(JUDGE),--judge)
 
 eval-search: install ## recall@5/MRR of catalog search (QUERIES=path), temporary SecantusDB
 	$(PY) -m devstack.evaluate --queries "$(QUERIES)" --seed-dir "$(CATALOG)" --as-of "$(AS_OF)"

@@ -43,6 +43,9 @@ PRIZE = {"questions": ["Agentic AI Build Week 2026 상금은 얼마야?",
          "sources": ["c-0030"]}
 
 
+SURE = "What is the Agentic AI Build Week 2026 prize?"
+
+
 def _admin(settings) -> dict[str, str]:
     return {"Authorization": f"Bearer {mint_token('admin-1', settings, role='ADMIN')}"}
 
@@ -244,7 +247,8 @@ async def test_a_verified_turn_skips_the_model_and_is_stored(command, settings, 
         await eventually(lambda: _has(services.verified))
         asked = len(llm.requests)
         user = uuid.uuid4().hex
-        resp = await client.post("/api/v1/chatbot", json={"message": "Agentic AI Build Week prize pool?"},
+        # every word of it is a word of the phrasings: a sure match, served without the model
+        resp = await client.post("/api/v1/chatbot", json={"message": SURE},
                                  headers=user_auth(settings, user))
         data = resp.json()["data"]
         assert (data["mode"], data["response"]) == ("verified", PRIZE["answer"])
@@ -261,7 +265,7 @@ async def test_a_verified_turn_skips_the_model_and_is_stored(command, settings, 
         history = await client.get(f"/api/v1/chatbot/sessions/{data['conversationId']}/messages",
                                    headers=user_auth(settings, user))
         stored = history.json()["data"]["messages"]
-        assert [m["content"] for m in stored] == ["Agentic AI Build Week prize pool?", PRIZE["answer"]]
+        assert [m["content"] for m in stored] == [SURE, PRIZE["answer"]]
         assert stored[1]["messageId"] == data["messageId"]
 
 
@@ -294,18 +298,22 @@ ACCOUNT = {"questions": ["How do I delete my TechAI portal account?",
                      "To delete your TechAI account, open Settings > Account > Delete account and "
                      "confirm.",
            "sources": []}
-SERVED = "How can I delete my TechAI account?"
-BETWEEN = "what are the steps to close my account on TechAI?"  # suggested; the judge says yes
-NEAR_MISS = "How do I recover my deleted TechAI account?"  # suggested; the judge says no
+SERVED = "How can I delete my TechAI account?"  # every word is the phrasings': a sure match
+# in other words: "close" and "steps" are no words of the phrasings ("steps" frames the request),
+# so the rules' match is unsure: served without a model, put to the model when there is one
+OTHER_WORDS = "what are the steps to close my account on TechAI?"
+UNSURE = "How do I delete my TechAI account quickly?"  # unsure too; the judge says no
+BETWEEN = "How do I recover my deleted TechAI account?"  # suggested; the judge says no
+NEAR_MISS = "How do I delete my GitHub account?"  # another service: never served
 
 
 def _judge(body: dict[str, Any]) -> str:
-    """The provider, scripted from the labels: "1" (the first suggestion) for BETWEEN, "0" for any
-    other near question; other calls are echoed."""
+    """The provider, scripted from the labels: "1" (the first suggestion) for OTHER_WORDS, "0"
+    for any other near question; other calls are echoed."""
     messages = body["messages"]
     if "You compare a user's question" not in messages[0]["content"]:
         return f"echo: {messages[-1]['content']}"
-    return "1" if BETWEEN in messages[-1]["content"] else "0"
+    return "1" if OTHER_WORDS in messages[-1]["content"] else "0"
 
 
 async def _ask(client, settings, user: str, question: str, **headers: str) -> dict[str, Any]:
@@ -320,11 +328,16 @@ async def test_near_questions_are_suggested_and_asking_a_suggestion_is_served(co
     aid = (await command.post("/api/v1/admin/verified-answers", json=ACCOUNT,
                               headers=_admin(settings))).json()["data"]["id"]
     await _project(engine, mongo_db, aid)
+    suggested = 0
     async with chat_client(chat_settings(settings)) as (client, services):
         await eventually(lambda: _has(services.verified))
         user = uuid.uuid4().hex
-        served = await _ask(client, settings, user, SERVED)
-        assert (served["mode"], served["suggestions"]) == ("verified", [])
+        for question in (SERVED, OTHER_WORDS, UNSURE):
+            served = await _ask(client, settings, user, question)
+            assert (served["mode"], served["suggestions"]) == ("verified", []), question
+        near_miss = await _ask(client, settings, user, NEAR_MISS)
+        assert near_miss["mode"] != "verified"
+        suggested += bool(near_miss["suggestions"])
         between = await _ask(client, settings, user, BETWEEN)
         assert between["mode"] != "verified"
         assert between["suggestions"] == [{"answerId": aid, "question": ACCOUNT["questions"][0]}]
@@ -342,7 +355,7 @@ async def test_near_questions_are_suggested_and_asking_a_suggestion_is_served(co
         assert dict(events)["suggestions"] == {"suggestions": between["suggestions"]}
     stats = (await command.get(f"/api/v1/admin/verified-answers/{aid}",
                                headers=_admin(settings))).json()["data"]["stats"]
-    assert (stats["served"], stats["judged"], stats["suggested"]) == (2, 0, 3)
+    assert (stats["served"], stats["judged"], stats["suggested"]) == (4, 0, suggested + 3)
 
 
 @pytest.mark.parametrize("provider", [OPENAI, ANTHROPIC])
@@ -356,20 +369,25 @@ async def test_a_model_judges_near_questions_and_the_admin_api_counts_what_each_
         await eventually(lambda: _has(services.verified))
         user = uuid.uuid4().hex
         before = len(llm.requests)
-        yes = await _ask(client, settings, user, BETWEEN)
+        yes = await _ask(client, settings, user, OTHER_WORDS)
         assert (yes["mode"], yes["response"], yes["suggestions"]) == ("verified", ACCOUNT["answer"], [])
         assert len(llm.requests) == before + 1  # the judgement, no answer from the model
         assert yes["tokenUsage"]["totalTokens"] > 0  # the judgement's tokens are the turn's
         judged = as_chat_messages(llm.requests[-1])
-        assert BETWEEN in judged[-1]["content"] and ACCOUNT["questions"][0] in judged[-1]["content"]
-        no = await _ask(client, settings, user, NEAR_MISS)
+        assert OTHER_WORDS in judged[-1]["content"]
+        assert ACCOUNT["questions"][0] in judged[-1]["content"]
+        # the rules' match with a word the phrasings lack goes to the model, whose no is obeyed
+        vetoed = await _ask(client, settings, user, UNSURE)
+        assert vetoed["mode"] != "verified"
+        assert vetoed["suggestions"] == [{"answerId": aid, "question": ACCOUNT["questions"][0]}]
+        before = len(llm.requests)
+        no = await _ask(client, settings, user, BETWEEN)
         assert no["mode"] != "verified"
         assert no["suggestions"] == [{"answerId": aid, "question": ACCOUNT["questions"][0]}]
-        assert len(llm.requests) == before + 3  # the judgement, then the model's own answer
-        llm.fail_next("500", "500", "500")  # the judgement fails: the suggestion stays
-        failed = await _ask(client, settings, user, BETWEEN + " ")
-        assert failed["mode"] != "verified"
-        assert failed["suggestions"] == [{"answerId": aid, "question": ACCOUNT["questions"][0]}]
+        assert len(llm.requests) == before + 2  # the judgement, then the model's own answer
+        llm.fail_next("500", "500", "500")  # the judgement fails: the rules decide, as without one
+        failed = await _ask(client, settings, user, OTHER_WORDS + " ")
+        assert (failed["mode"], failed["suggestions"]) == ("verified", [])
         usage = (await client.get("/api/v1/chatbot/usage", headers=user_auth(settings, user))
                  ).json()["data"]
         model_days = [d for d in usage["days"] if d["model"] not in ("verified", "retrieval-only")]
@@ -381,8 +399,8 @@ async def test_a_model_judges_near_questions_and_the_admin_api_counts_what_each_
         assert rated.status_code == 200, rated.text
     stats = (await command.get(f"/api/v1/admin/verified-answers/{aid}",
                                headers=_admin(settings))).json()["data"]["stats"]
-    assert (stats["served"], stats["judged"], stats["suggested"]) == (1, 1, 2)
+    assert (stats["served"], stats["judged"], stats["suggested"]) == (2, 1, 2)
     assert stats["ratings"] == {"up": 1, "down": 0} and stats["lastServedAt"] is not None
     listed = (await command.get("/api/v1/admin/verified-answers", headers=_admin(settings))
               ).json()["data"]["verifiedAnswers"]
-    assert [a["stats"]["served"] for a in listed if a["id"] == aid] == [1]
+    assert [a["stats"]["served"] for a in listed if a["id"] == aid] == [2]

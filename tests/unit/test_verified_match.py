@@ -154,10 +154,13 @@ def test_nothing_is_suggested_for_a_question_that_shares_no_word_with_an_answer(
     assert verdict.match is None and verdict.suggestions == ()
 
 
-def test_a_served_question_gets_no_suggestions() -> None:
-    verdict = _verdict("How do I delete my account now?", {"How do I delete my account?": 0.95,
-                                                          "How do I contact support?": 0.86})
-    assert verdict.match is not None and verdict.suggestions == ()
+def test_a_sure_match_gets_no_suggestions_and_an_unsure_one_leads_them() -> None:
+    close = {"How do I delete my account?": 0.95, "How do I contact support?": 0.86}
+    sure = _verdict("how do I delete my account", close)
+    assert sure.match is not None and sure.match.sure and sure.suggestions == ()
+    unsure = _verdict("How do I delete my account now?", close)  # "now": one foreign term
+    assert unsure.match is not None and not unsure.match.sure
+    assert [s.answer.answer_id for s in unsure.suggestions] == ["v-0002"]  # v-0003: no word
 
 
 def test_the_judge_reply_names_a_suggestion_by_its_leading_number() -> None:
@@ -171,3 +174,20 @@ def test_the_judge_reply_names_a_suggestion_by_its_leading_number() -> None:
     assert chosen("2", near) is near[1] and chosen(" 1.", near) is near[0]
     for no in ("0", "3", "none", "echo: 1. How do I delete", ""):
         assert chosen(no, near) is None, no
+
+
+def test_a_question_closer_to_an_answer_than_to_any_general_question_is_suggested_it() -> None:
+    """Sharing no word, "상담원이랑 얘기하고 싶어요" still gets the support answer when no general
+    question of the bank is closer to it than that answer."""
+    question = "상담원이랑 얘기하고 싶어요"
+    candidates = [(p, 0.87) for p in LISTING if p.answer_id == "v-0003"]
+    near = assess(_asked(question), candidates, BOTH, frozenset(), 0.95, 0.85, NOW, general=0.84)
+    assert [s.answer.answer_id for s in near.suggestions] == ["v-0003"]
+    far = assess(_asked(question), candidates, BOTH, frozenset(), 0.95, 0.85, NOW, general=0.9)
+    assert far.suggestions == ()
+
+
+def test_closing_an_account_is_removing_it_and_a_closing_date_is_a_deadline() -> None:
+    assert topics("what are the steps to close my account on TechAI?") == {"remove"}
+    assert topics("When does registration close?") == {"apply", "deadline"}
+    assert "step" not in BOTH.foreign(_asked("What are the steps to delete my account?"), "v-0002")

@@ -22,6 +22,7 @@ from chatbot_api.adapters.stream_log import RedisStreamLog
 from chatbot_api.adapters.tokens import TokenCounter
 from chatbot_api.adapters.unit_of_work import SqlChatUnitOfWork
 from chatbot_api.domain.usage import PriceTable, Pricing
+from chatbot_api.retrieval.question_bank import QuestionBank
 from chatbot_api.retrieval.relevance import RelevanceGate
 from chatbot_api.service_layer.budget import TokenBudgets
 from chatbot_api.service_layer.chat import ChatService, load_prompt
@@ -131,7 +132,8 @@ def verified_answers(settings: ChatbotSettings, mongo: AsyncMongoClient[dict[str
     if min_cosine is None:
         logger.warning("no verified-answer cosine is calibrated for %s: verified answers are not "
                        "served (set CHATBOT_VERIFIED_MIN_COSINE)", embedder.model_name)
-    return VerifiedAnswers(mongo[settings.mongodb_database], embedder, min_cosine, clock=clock)
+    return VerifiedAnswers(mongo[settings.mongodb_database], embedder, min_cosine,
+                           bank=QuestionBank.read(embedder), clock=clock)
 
 
 def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,

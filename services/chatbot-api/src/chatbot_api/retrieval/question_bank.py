@@ -110,6 +110,14 @@ class QuestionBank:
         return int(self._general[closest].sum()), lead
 
 
+    def closest_general(self, unit: np.ndarray) -> float | None:
+        """The cosine of the general question closest to `unit`; None while the bank is not
+        embedded or holds no general question (never waits for the embedding)."""
+        if self._matrix is None or not self._general.any():
+            return None
+        return float((self._matrix[self._general] @ unit).max())
+
+
 def bank_digest(questions: Sequence[str]) -> str:
     """What stored bank vectors are checked against: the questions they were made from."""
     return hashlib.blake2b("\n".join(questions).encode(), digest_size=16).hexdigest()

@@ -490,14 +490,16 @@ class ChatService:
             return False
         try:
             verdict = await self._verified.assess(p.reading)
-            p.verified = verdict.match
-            if p.verified is not None:
+            judging = (bool(verdict.suggestions) and self._judge is not None
+                       and self._judge.configured)
+            if verdict.match is not None and (verdict.match.sure or not judging):
+                p.verified = verdict.match
                 VERIFIED_DECISIONS.labels("served").inc()
-            elif verdict.suggestions:
-                p.verified = await self._judged(p, verdict.suggestions)
-                if p.verified is None:
-                    p.suggestions = verdict.suggestions
-                    VERIFIED_DECISIONS.labels("suggested").inc()
+            elif judging:
+                p.verified = await self._judged(p, verdict.suggestions, verdict.match)
+            if p.verified is None and verdict.suggestions:
+                p.suggestions = verdict.suggestions
+                VERIFIED_DECISIONS.labels("suggested").inc()
             if p.verified is None:
                 return False
             hits = await self._finder.items(p.verified.answer.sources, p.reading)
@@ -509,23 +511,24 @@ class ChatService:
         p.sources = [source_of(h) for h in hits]
         return True
 
-    async def _judged(self, p: Prepared, suggestions: tuple[Suggestion, ...]) -> Match | None:
-        """The near answer the model says the question is (None without a model, on its no, when
-        the user's token budget is spent, or when the call fails). Its tokens are the user's."""
-        if self._judge is None or not self._judge.configured:
-            return None
+    async def _judged(self, p: Prepared, suggestions: tuple[Suggestion, ...],
+                      unsure: Match | None) -> Match | None:
+        """The near answer the model says the question is; None on its no. When the user's token
+        budget is spent or the call fails, the rules decide as they do without a model (`unsure`,
+        their match with a foreign term, or nothing). The call's tokens are the user's."""
+        assert self._judge is not None
         try:
             hold = await self._budgets.admit(p.user_id) if self._budgets is not None else None
         except TokenBudgetExceeded:
             VERIFIED_DECISIONS.labels("judge-over-budget").inc()
-            return None
+            return unsure
         used = 0
         try:
             judgement = await self._judge.judge(p.reading, suggestions)
-        except Exception as exc:  # the provider: the suggestions stay
+        except Exception as exc:  # the provider: the rules decide
             logger.warning("verified judge failed: %s: %s", type(exc).__name__, exc)
             VERIFIED_DECISIONS.labels("judge-failed").inc()
-            return None
+            return unsure
         else:
             p.judge_usage, used = judgement.usage, judgement.usage.total_tokens
             p.judged = judgement.chosen is not None

@@ -26,6 +26,7 @@ import numpy as np
 from pymongo.asynchronous.database import AsyncDatabase
 
 from chatbot_api.language import korean
+from chatbot_api.retrieval.question_bank import QuestionBank
 from chatbot_api.verified.match import (
     SUGGEST_COSINE,
     Answer,
@@ -59,10 +60,12 @@ def _utc(value: datetime | None) -> datetime | None:
 class VerifiedAnswers:
     def __init__(self, db: AsyncDatabase[dict[str, Any]], embedder: Embedder,
                  min_cosine: float | None, *, suggest_cosine: float | None = None,
-                 clock: Clock = utcnow, refresh_seconds: float = 0.5, names_every: int = 10) -> None:
+                 bank: QuestionBank | None = None, clock: Clock = utcnow,
+                 refresh_seconds: float = 0.5, names_every: int = 10) -> None:
         self._docs = db[VERIFIED_ANSWERS]
         self._catalog = (db["contests"], db["news_articles"])
         self._embedder = embedder
+        self._bank = bank  # its general questions keep suggestions from unrelated questions
         self.min_cosine = min_cosine
         # answers this close are suggested when not served; never looser than served
         self.suggest_cosine = min(min_cosine, suggest_cosine if suggest_cosine is not None
@@ -97,10 +100,14 @@ class VerifiedAnswers:
 
     async def close(self) -> None:
         await cancel_and_wait(self._task)
+        if self._bank is not None:
+            await self._bank.close()
         self._task = None
 
     async def _run(self) -> None:
         await asyncio.to_thread(korean.warm_up)
+        if self._bank is not None:
+            self._bank.start()  # shipped vectors: nothing to embed for the bundled model
         rounds = 0
         while True:
             try:
@@ -185,8 +192,9 @@ class VerifiedAnswers:
         if not candidates:
             return Verdict()
         asked = Question(question, korean.content_terms(question), korean.name_hints(question))
+        general = self._bank.closest_general(vector) if self._bank is not None else None
         return assess(asked, candidates, published, self._names, self.min_cosine,
-                      self.suggest_cosine, self._clock())
+                      self.suggest_cosine, self._clock(), general=general)
 
 
 def _title_terms(titles: list[str]) -> frozenset[str]:

@@ -20,12 +20,15 @@ multilingual-e5), so closeness alone cannot decide. A phrasing matches a questio
    listed?" when another answer is about contacting;
 7. the phrasing is at least MARGIN closer than the closest phrasing of any other answer.
 A question that is one of the phrasings (case, spacing and final punctuation aside) is served its
-answer whatever the rules say: asking a suggestion's phrasing gets the answer. The closest phrasing
+answer whatever the rules say: asking a suggestion's phrasing gets the answer. A match with a
+foreign term (rule 6) is not sure: with a model configured it is put to the model first, among the
+suggestions (chatbot_api.service_layer.verified_judge); without one it is served. The closest phrasing
 that passes wins. A question that is not served gets "did you mean" suggestions: up to three
-answers whose closest phrasing (in any script) is at least the suggesting cosine from it and that
-share a content word with it (not a topic word: a question about cooking shares none with an
-answer about accounts, however close e5 puts them), closest first, offered in the question's
-script. How the cosine and the facets were calibrated, on which
+answers whose closest phrasing (in any script) is at least the suggesting cosine from it, closest
+first, offered in the question's script, each either sharing a content word with the question (not
+a topic word) or at least as close to it as the closest general question of the relevance gate's
+question bank: e5 puts a question about cooking at 0.85 to one about accounts, but closer still to
+the bank's questions about cooking. How the cosine and the facets were calibrated, on which
 questions, and the figures on questions they were not tuned on: docs/verified-answers.md.
 """
 
@@ -115,6 +118,9 @@ class Match:
     answer: Answer
     phrasing: str
     cosine: float
+    # every content term of the question is a term of the answer's phrasings (or the question is
+    # one of them); a match with a foreign term (rule 6) is put to the model when there is one
+    sure: bool = True
 
 
 @dataclass
@@ -181,9 +187,10 @@ class Published:
         return self.phrasings.get(answer_id, [])
 
     def foreign(self, question: Question, answer_id: str) -> list[str]:
-        """The question's content terms the answer does not use."""
+        """The question's content terms the answer's phrasings do not use (words that only frame
+        a request aside)."""
         own = self.terms.get(answer_id, frozenset())
-        return [t for t in question.terms if t not in own]
+        return [t for t in question.terms if t not in own and t not in FRAMING]
 
     def claimed(self, term: str, answer_id: str) -> bool:
         """Whether another answer's phrasings use the term."""
@@ -191,6 +198,11 @@ class Published:
 
 
 MARGIN = 0.02  # rule 7
+# Words that frame a request without saying what it is about ("what are the steps to", "I want
+# to", "절차가 궁금해"): never foreign to an answer (rule 6). Chosen on the tune split.
+FRAMING = frozenset((
+    "step", "way", "ways", "method", "guide", "process", "procedure", "instruction", "want",
+    "need", "like", "possible", "able", "절차", "과정", "싶", "원하", "필요"))
 MAX_FOREIGN = 1  # rule 6
 
 
@@ -240,7 +252,7 @@ def best_match(question: Question, candidates: Iterable[tuple[Phrasing, float]],
         rival = max((c for a, c in closest.items() if a != candidate.answer_id), default=0.0)
         if cosine - rival < MARGIN:
             continue
-        return Match(answer, candidate.text, cosine)
+        return Match(answer, candidate.text, cosine, sure=not foreign)
     return None
 
 
@@ -255,7 +267,8 @@ class Suggestion:
 
 @dataclass(frozen=True)
 class Verdict:
-    """What the verified answers say of a question: the answer to serve, or the near ones."""
+    """What the verified answers say of a question: the answer the rules serve, and the near ones
+    (an unsure match first among them; none after a sure match)."""
 
     match: Match | None = None
     suggestions: tuple[Suggestion, ...] = ()
@@ -263,22 +276,30 @@ class Verdict:
 
 def assess(question: Question, candidates: Sequence[tuple[Phrasing, float]],
            published: Published, names: frozenset[str], min_cosine: float,
-           suggest_cosine: float, now: datetime, limit: int = 3) -> Verdict:
+           suggest_cosine: float, now: datetime, limit: int = 3,
+           general: float | None = None) -> Verdict:
     """The answer to serve, or up to `limit` answers whose closest phrasing (in any script) is at
-    least `suggest_cosine` from the question, closest first."""
+    least `suggest_cosine` from the question and that either share a word with it or are at least
+    as close to it as the closest general question of the question bank (`general`), closest
+    first."""
     found = best_match(question, candidates, published, names, min_cosine, now)
-    if found is not None:
+    if found is not None and found.sure:
         return Verdict(found)
     closest: dict[str, float] = {}
     for candidate, cosine in candidates:
         if cosine >= suggest_cosine and cosine > closest.get(candidate.answer_id, -1.0):
             closest[candidate.answer_id] = cosine
     words = {t for t in question.terms if not topics(t)}
-    near = []
+    near = ([Suggestion(found.answer, offered(published.phrasings_of(found.answer.answer_id),
+                                              question.script), found.cosine)]
+            if found is not None else [])
     for answer_id, cosine in sorted(closest.items(), key=lambda kv: -kv[1]):
+        if found is not None and answer_id == found.answer.answer_id:
+            continue
         answer = published.answers.get(answer_id)
         if (answer is not None and answer.valid_at(now)
-                and words & published.words.get(answer_id, frozenset())):
+                and (words & published.words.get(answer_id, frozenset())
+                     or (general is not None and cosine >= general))):
             near.append(Suggestion(answer, offered(published.phrasings_of(answer_id),
                                                    question.script), cosine))
-    return Verdict(None, tuple(near[:limit]))
+    return Verdict(found, tuple(near[:limit]))
