@@ -1,7 +1,8 @@
 """The answer-improvement loop end to end, as issue 16's acceptance walks it, on the running
 services: a user rates an answer down with a comment, history shows it, another user is refused,
 an ADMIN reviews it and publishes a verified answer, a paraphrase in either language is answered
-with it within 2 s, and once it is deleted the same question is answered as before within 2 s.
+with it within 2 s, a question close to it is offered it as a suggestion, the admin API counts
+both, and once it is deleted the same question is answered as before within 2 s.
 """
 
 from __future__ import annotations
@@ -100,6 +101,13 @@ async def test_rate_review_publish_serve_and_withdraw(stack):
         assert served["response"] == PUBLISHED["answer"]
         assert served["tokenUsage"]["totalTokens"] == 0
         assert ko <= WITHIN and en <= WITHIN, (ko, en)
+        # close to it but another question: answered as usual, with the answer as a suggestion
+        near = await _ask(client, stack, user, "How accurate are the portal chatbot answers?")
+        assert near["mode"] != "verified"
+        assert near["suggestions"] == [{"answerId": aid, "question": PUBLISHED["questions"][1]}]
+        stats = (await client.get(f"{command}/api/v1/admin/verified-answers/{aid}",
+                                  headers=admin)).json()["data"]["stats"]
+        assert stats["served"] >= 3 and stats["suggested"] == 1, stats
 
         deleted = await client.delete(f"{command}/api/v1/admin/verified-answers/{aid}",
                                       headers=admin)

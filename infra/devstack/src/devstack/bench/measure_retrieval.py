@@ -28,7 +28,7 @@ from techai_shared.embeddings import Embedder
 
 COLLECTIONS = (Collection.CONTESTS, Collection.NEWS)
 EMBEDDING_CONCURRENCY = (1, 10, 50)
-VERIFIED_CALIBRATION = Path(__file__).resolve().parents[4] / "seed" / "verified-calibration.jsonl"
+VERIFIED_CALIBRATION = Path(__file__).resolve().parents[4] / "seed" / "verified-answers.jsonl"
 
 
 async def load_sample_catalog(mongo_url: str, db: str, embedder: Embedder, seed_dir: Path) -> None:
