@@ -404,3 +404,10 @@ async def test_a_model_judges_near_questions_and_the_admin_api_counts_what_each_
     listed = (await command.get("/api/v1/admin/verified-answers", headers=_admin(settings))
               ).json()["data"]["verifiedAnswers"]
     assert [a["stats"]["served"] for a in listed if a["id"] == aid] == [2]
+    unpadded = f"v-{int(aid.removeprefix('v-'))}"  # v-1 for v-0001: the same answer, the same stats
+    assert (await command.get(f"/api/v1/admin/verified-answers/{unpadded}", headers=_admin(settings))
+            ).json()["data"]["stats"] == stats
+    rewritten = await command.put(f"/api/v1/admin/verified-answers/{aid}",
+                                  json={**ACCOUNT, "answer": ACCOUNT["answer"] + " (updated)"},
+                                  headers=_admin(settings))
+    assert rewritten.json()["data"]["stats"] == stats  # a write shows what the answer did too

@@ -113,7 +113,7 @@ def _verdict(question: str, cosines: dict[str, float], min_cosine: float = 0.86)
 
 def test_a_term_another_answer_is_about_keeps_a_question_from_an_answer() -> None:
     """Rule 6: "contact" is what v-0003 is about, and v-0002 does not use it."""
-    assert BOTH.claimed("contact", "v-0002")
+    assert BOTH.claimed("contact", "v-0002", NOW)
     assert BOTH.foreign(_asked("How do I delete my account, contact?"), "v-0002") == ["contact"]
     close = {"How do I delete my account?": 0.95}
     assert _verdict("How do I delete my account quickly?", close).match is not None
@@ -191,3 +191,16 @@ def test_closing_an_account_is_removing_it_and_a_closing_date_is_a_deadline() ->
     assert topics("what are the steps to close my account on TechAI?") == {"remove"}
     assert topics("When does registration close?") == {"apply", "deadline"}
     assert "step" not in BOTH.foreign(_asked("What are the steps to delete my account?"), "v-0002")
+
+
+def test_an_expired_answer_neither_rivals_nor_claims_words_from_its_replacement() -> None:
+    old = Answer("v-0009", "old", (), None, NOW - timedelta(days=1))
+    listing = [*LISTING, phrasing("v-0009", "How do I delete my account quickly?",
+                                  korean.content_terms)]
+    published = _published({"v-0002": ACCOUNT, "v-0003": CONTACT, "v-0009": old}, listing)
+    cosines = {"How do I delete my account?": 0.945, "How do I delete my account quickly?": 0.95}
+    candidates = [(p, cosines[p.text]) for p in listing if p.text in cosines]
+    found = assess(_asked("How do I delete my account quickly?"), candidates, published,
+                   frozenset(), 0.86, 0.85, NOW)
+    assert found.match is not None and found.match.answer.answer_id == "v-0002"
+    assert not published.claimed("quickly", "v-0002", NOW)

@@ -16,9 +16,9 @@ them. Printed per split, at the cosines in use and over a sweep of the serving c
   configured model adds (near-misses stay unserved: a correct judge says no to each);
 - `reached`: the share of paraphrases whose own answer is served or suggested first.
 
-Questions that match no answer (the general and catalog questions of the retrieval sets, left out
-of the question bank whose general questions keep suggestions from them) give the share of them
-that get a suggestion and the share served anything (must be 0).
+Questions that match no answer (the general and catalog questions of the retrieval sets that are not
+in the question bank, test-am to test-at, whose general questions keep suggestions from them) give
+the share of them that get a suggestion and the share served anything (must be 0).
 
 The default file is infra/seed/verified-answers.jsonl: 48 answers written for this by writers who
 saw neither the matcher nor the earlier file, split `tune` (what the rules and the facet words were
@@ -65,7 +65,8 @@ from techai_shared.embeddings import Embedder, make_embedder
 from techai_shared.settings import CommonSettings
 
 SWEEP = (0.86, 0.88, 0.9, 0.92)
-UNRELATED = ("queries-dev.jsonl", "queries-general-1.jsonl", "queries-test-a.jsonl")
+# retrieval sets that are not in the question bank (Makefile BANK_SETS): no question finds itself
+UNRELATED = tuple(f"queries-test-a{x}.jsonl" for x in "mnopqrst")
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ class Asked:
     answer_id: str
     question: Question
     cosines: np.ndarray  # to every phrasing, in Bench.phrasings order
-    general: float | None  # to the closest general question of the bank (its own left out)
+    general: float | None  # to the closest general question of the question bank
 
 
 @dataclass(frozen=True)
@@ -120,8 +121,7 @@ async def prepare(path: Path, seed_dir: Path, embedder: Embedder) -> Bench:
                  for row in (json.loads(line),)]
     every = labelled + unrelated
     vectors = await _vectors(embedder, [text for *_, text in every])
-    # the relevance gate's bank, as chatbot-api reads it, without the unrelated questions measured
-    bank = QuestionBank.read(embedder, leave_out=frozenset(text for *_, text in unrelated))
+    bank = QuestionBank.read(embedder)  # the relevance gate's, as chatbot-api reads it
     await bank.matrix()
     asked = [Asked(split, kind, answer_id, _question(text), matrix @ vectors[i],
                    bank.closest_general(vectors[i]))

@@ -17,6 +17,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 
 from techai_shared.db.types import AutoIncrementId, LongText, UtcDateTime
@@ -254,7 +255,8 @@ verified_answer_uses = Table(
     Column("kind", String(16), nullable=False),  # served | suggested
     Column("message_id", String(36), nullable=False),  # the chatbot's answer to the question
     Column("user_id", String(64), nullable=False),
-    Column("judged", Boolean, nullable=False, default=False),  # served on a model's yes
+    Column("judged", Boolean, nullable=False, default=False,
+           server_default=false()),  # served on a model's yes
     Column("created_at", UtcDateTime, nullable=False),
     Index("ix_verified_uses_answer", "answer_id", "kind"),
     Index("ix_verified_uses_message", "message_id"),

@@ -525,7 +525,15 @@ class ChatService:
         used = 0
         try:
             judgement = await self._judge.judge(p.reading, suggestions)
-        except Exception as exc:  # the provider: the rules decide
+            # the call's usage is written now, whatever becomes of the turn (refused by the
+            # budget, a failed model), so the day's usage and the budget always hold it
+            now = self._clock()
+            async with self._uow() as uow:
+                await uow.usage.add(p.user_id, usage_day(now), self._pricing.model,
+                                    judgement.usage.input_tokens, judgement.usage.output_tokens,
+                                    judgement.usage.estimated_cost, requests=0)
+                await uow.commit()
+        except Exception as exc:  # the provider or the store: the rules decide
             logger.warning("verified judge failed: %s: %s", type(exc).__name__, exc)
             VERIFIED_DECISIONS.labels("judge-failed").inc()
             return unsure
@@ -715,10 +723,6 @@ class ChatService:
                 await uow.sessions.set_thread_key(session.session_id, None)
             await uow.usage.add(p.user_id, usage_day(now), model, usage.input_tokens,
                                 usage.output_tokens, usage.estimated_cost)
-            if p.judge_usage is not None:  # the judgement is a model call, not a request
-                await uow.usage.add(p.user_id, usage_day(now), self._pricing.model,
-                                    p.judge_usage.input_tokens, p.judge_usage.output_tokens,
-                                    p.judge_usage.estimated_cost, requests=0)
             uses = ([VerifiedUse(p.verified.answer.answer_id, SERVED, p.judged)]
                     if p.verified is not None else [])
             uses += [VerifiedUse(s.answer.answer_id, SUGGESTED) for s in p.suggestions]

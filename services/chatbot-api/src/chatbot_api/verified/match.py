@@ -192,9 +192,15 @@ class Published:
         own = self.terms.get(answer_id, frozenset())
         return [t for t in question.terms if t not in own and t not in FRAMING]
 
-    def claimed(self, term: str, answer_id: str) -> bool:
-        """Whether another answer's phrasings use the term."""
-        return bool(self.owners.get(term, frozenset()) - {answer_id})
+    def valid(self, answer_id: str, now: datetime) -> bool:
+        answer = self.answers.get(answer_id)
+        return answer is not None and answer.valid_at(now)
+
+    def claimed(self, term: str, answer_id: str, now: datetime) -> bool:
+        """Whether the phrasings of another answer valid at `now` use the term (an expired
+        answer keeps no word from the answer that replaces it)."""
+        return any(other != answer_id and self.valid(other, now)
+                   for other in self.owners.get(term, frozenset()))
 
 
 MARGIN = 0.02  # rule 7
@@ -232,8 +238,8 @@ def best_match(question: Question, candidates: Iterable[tuple[Phrasing, float]],
         return exact
     asked = question.names(names)
     closest: dict[str, float] = {}  # answer id -> its closest phrasing in the question's script
-    for candidate, cosine in ranked:
-        if candidate.script == question.script:
+    for candidate, cosine in ranked:  # of answers valid now: an expired one is no rival
+        if candidate.script == question.script and published.valid(candidate.answer_id, now):
             closest.setdefault(candidate.answer_id, cosine)
     for candidate, cosine in ranked:
         answer = published.answers.get(candidate.answer_id)
@@ -246,7 +252,7 @@ def best_match(question: Question, candidates: Iterable[tuple[Phrasing, float]],
         if not (asked <= terms and shared):
             continue
         foreign = published.foreign(question, candidate.answer_id)
-        if len(foreign) > MAX_FOREIGN or any(published.claimed(t, candidate.answer_id)
+        if len(foreign) > MAX_FOREIGN or any(published.claimed(t, candidate.answer_id, now)
                                              for t in foreign):
             continue
         rival = max((c for a, c in closest.items() if a != candidate.answer_id), default=0.0)

@@ -44,8 +44,7 @@ class VerifiedAnswerService:
         """The answer, with what it did for users."""
         async with self._uow() as uow:
             found = await uow.verified.get(answer_id)
-            stats = await uow.verified.stats([answer_id])
-        return replace(found, stats=stats.get(answer_id, AnswerStats()))
+            return await _with_stats(uow, found)
 
     async def page(self, status: str | None, offset: int, limit: int
                    ) -> tuple[list[StoredAnswer], int]:
@@ -60,13 +59,13 @@ class VerifiedAnswerService:
             await self._check_sources(uow, fields["sources"])
             written = await uow.verified.replace(answer_id, fields, self._clock())
             await uow.commit()
-        return written
+            return await _with_stats(uow, written)
 
     async def delete(self, answer_id: str) -> StoredAnswer:
         async with self._uow() as uow:
             deleted = await uow.verified.delete(answer_id, self._clock())
             await uow.commit()
-        return deleted
+            return await _with_stats(uow, deleted)
 
     async def draft_from_feedback(self, feedback_id: str, author: str) -> StoredAnswer:
         """A draft whose first phrasing is the rated question and whose text is the rated answer;
@@ -97,6 +96,13 @@ class VerifiedAnswerService:
         if missing:
             raise InvalidInput(f"no such contest or news article: {', '.join(missing)}",
                                data={"sources": f"unknown items: {', '.join(missing)}"})
+
+
+async def _with_stats(uow: Any, answer: StoredAnswer) -> StoredAnswer:
+    """The answer with what it did for users (by its public id, v-0001, however it was asked
+    for)."""
+    stats = await uow.verified.stats([answer.answer.id])
+    return replace(answer, stats=stats.get(answer.answer.id, AnswerStats()))
 
 
 def _catalog_sources(entry: FeedbackEntry) -> list[str]:
