@@ -356,6 +356,17 @@ async def test_near_questions_are_suggested_and_asking_a_suggestion_is_served(co
     stats = (await command.get(f"/api/v1/admin/verified-answers/{aid}",
                                headers=_admin(settings))).json()["data"]["stats"]
     assert (stats["served"], stats["judged"], stats["suggested"]) == (4, 0, suggested + 3)
+    uses = (await command.get(f"/api/v1/admin/verified-answers/{aid}/uses?kind=suggested",
+                              headers=_admin(settings))).json()["data"]
+    assert uses["totalElements"] == suggested + 3
+    assert [u["question"] for u in uses["uses"]][:3] == [  # newest first, as the users asked
+        BETWEEN, "TechAI 계정 복구는 어떻게 해?", BETWEEN]
+    assert all(u["kind"] == "suggested" and u["userId"] == user for u in uses["uses"])
+    served_as = (await command.get(f"/api/v1/admin/verified-answers/{aid}/uses?kind=served&size=2",
+                                   headers=_admin(settings))).json()["data"]
+    assert served_as["totalElements"] == 4 and len(served_as["uses"]) == 2
+    assert (await command.get("/api/v1/admin/verified-answers/v-9999/uses",
+                              headers=_admin(settings))).status_code == 404
 
 
 @pytest.mark.parametrize("provider", [OPENAI, ANTHROPIC])
@@ -401,6 +412,10 @@ async def test_a_model_judges_near_questions_and_the_admin_api_counts_what_each_
                                headers=_admin(settings))).json()["data"]["stats"]
     assert (stats["served"], stats["judged"], stats["suggested"]) == (2, 1, 2)
     assert stats["ratings"] == {"up": 1, "down": 0} and stats["lastServedAt"] is not None
+    served_as = (await command.get(f"/api/v1/admin/verified-answers/{aid}/uses?kind=served",
+                                   headers=_admin(settings))).json()["data"]["uses"]
+    assert [(u["question"], u["judged"]) for u in served_as] == [
+        (OTHER_WORDS, False), (OTHER_WORDS, True)]  # the stored question is stripped
     listed = (await command.get("/api/v1/admin/verified-answers", headers=_admin(settings))
               ).json()["data"]["verifiedAnswers"]
     assert [a["stats"]["served"] for a in listed if a["id"] == aid] == [2]

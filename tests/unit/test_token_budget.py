@@ -99,3 +99,14 @@ async def test_redis_down_lets_mysql_decide_alone():
     db.usage.append(("u", DAY, "gpt-4o-mini", 100, 0, 0.0, 1))
     with pytest.raises(TokenBudgetExceeded):
         await budgets(db, MemoryGate(fail=True)).admit("u")
+
+
+async def test_a_small_call_holds_what_it_asks_for_not_a_turns_worth():
+    """A verified answer's judgement holds 1,000 tokens of its own, not the turn's hold."""
+    gate = MemoryGate()
+    turns = TokenBudgets(lambda: FakeUnitOfWork(FakeDatabase(budgets={"u": 50_000})), gate,
+                         default_tokens=0, hold_tokens=8_000, hold_seconds=60, clock=lambda: NOW)
+    small = await turns.admit("u", tokens=1_000)
+    whole = await turns.admit("u")
+    assert small is not None and whole is not None
+    assert [gate.holds[h.hold_id][2] for h in (small, whole)] == [1_000, 8_000]

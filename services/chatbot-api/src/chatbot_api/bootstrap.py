@@ -126,14 +126,17 @@ def pricing(settings: ChatbotSettings, *, warn: bool = True) -> Pricing:
 
 
 def verified_answers(settings: ChatbotSettings, mongo: AsyncMongoClient[dict[str, Any]],
-                     embedder: Embedder, clock: Clock = utcnow) -> VerifiedAnswers:
-    """The verified answers at the cosine calibrated for the embedding model (or configured)."""
+                     embedder: Embedder, clock: Clock = utcnow,
+                     bank: QuestionBank | None = None) -> VerifiedAnswers:
+    """The verified answers at the cosine calibrated for the embedding model (or configured); their
+    suggestions read the general questions of `bank` (the relevance gate's, shared: it is embedded
+    once) or of a bank of their own."""
     min_cosine = settings.chatbot_verified_min_cosine or MIN_COSINE.get(embedder.model_name)
     if min_cosine is None:
         logger.warning("no verified-answer cosine is calibrated for %s: verified answers are not "
                        "served (set CHATBOT_VERIFIED_MIN_COSINE)", embedder.model_name)
     return VerifiedAnswers(mongo[settings.mongodb_database], embedder, min_cosine,
-                           bank=QuestionBank.read(embedder), clock=clock)
+                           bank=bank or QuestionBank.read(embedder), clock=clock)
 
 
 def build_chat(settings: ChatbotSettings, uow: UnitOfWorkFactory,
@@ -203,9 +206,9 @@ def bootstrap(settings: ChatbotSettings, model: ChatModel | None = None,
     db = mongo[settings.mongodb_database]
     retriever = CatalogRetriever(db, embedder, sample=CatalogSample(db, embedder.model_name),
                                  clock=clock)
-    verified = verified_answers(settings, mongo, embedder, clock)
     gate = RelevanceGate.for_model(retriever.sample or CatalogSample(db, embedder.model_name),
                                    embedder)
+    verified = verified_answers(settings, mongo, embedder, clock, bank=gate.bank)
     budgets = token_budgets(settings, uow, redis, clock)  # one, so /usage refreshes the turns' view
     chat = build_chat(settings, uow, mongo, redis, model, embedder, clock, retriever, verified,
                       gate, budgets)

@@ -255,6 +255,7 @@ verified_answer_uses = Table(
     Column("kind", String(16), nullable=False),  # served | suggested
     Column("message_id", String(36), nullable=False),  # the chatbot's answer to the question
     Column("user_id", String(64), nullable=False),
+    Column("question", Text, nullable=False),  # as the user asked it: a wording to add
     Column("judged", Boolean, nullable=False, default=False,
            server_default=false()),  # served on a model's yes
     Column("created_at", UtcDateTime, nullable=False),

@@ -17,9 +17,10 @@ class SqlVerifiedUseRepository:
     def __init__(self, conn: AsyncConnection) -> None:
         self._conn = conn
 
-    async def add(self, uses: list[VerifiedUse], message_id: str, user_id: str,
+    async def add(self, uses: list[VerifiedUse], question: str, message_id: str, user_id: str,
                   now: datetime) -> None:
         if uses:
             await self._conn.execute(insert(verified_answer_uses), [
                 {"answer_id": u.answer_id, "kind": u.kind, "judged": u.judged,
-                 "message_id": message_id, "user_id": user_id, "created_at": now} for u in uses])
+                 "question": question, "message_id": message_id, "user_id": user_id,
+                 "created_at": now} for u in uses])

@@ -146,6 +146,11 @@ class RelevanceGate:
                 if embedder is not None and thresholds else None)
         return cls(sample, thresholds, bank=bank)
 
+    @property
+    def bank(self) -> QuestionBank | None:
+        """The labelled questions the gate's neighbours vote from (None: no vote)."""
+        return self._bank
+
     def start(self) -> None:
         """Embed the question bank in the background now (again, after a failure)."""
         if self._bank is not None:

@@ -96,9 +96,10 @@ class TokenBudgets:
         async with self._uow() as uow:
             return await uow.usage.model_tokens(user_id, day, not_models=FREE_MODELS)
 
-    async def admit(self, user_id: str) -> Hold | None:
-        """Admit a turn that will call the model, or raise TokenBudgetExceeded (429 with the reset
-        time); None when the user has no budget. One Redis script when Redis holds the day's
+    async def admit(self, user_id: str, tokens: int | None = None) -> Hold | None:
+        """Admit a turn that will call the model, holding `tokens` (a turn's prompt budget and
+        output cap by default), or raise TokenBudgetExceeded (429 with the reset time); None when
+        the user has no budget. One Redis script when Redis holds the day's
         count; MySQL is read to seed it, to say what was spent in a refusal, and when Redis fails."""
         now = self._clock()
         day = usage_day(now)
@@ -109,7 +110,7 @@ class TokenBudgets:
             try:
                 hold_id = await self._gate.hold(
                     user_id, day, spent=lambda: self._spent(user_id, day), budget=limit,
-                    tokens=self._hold_tokens, seconds=self._hold_seconds)
+                    tokens=tokens or self._hold_tokens, seconds=self._hold_seconds)
             except Exception as exc:  # Redis: MySQL alone decides
                 FAIL_OPEN.inc()
                 logger.warning("token budget checked without Redis: %s: %s", type(exc).__name__,

@@ -106,6 +106,9 @@ from techai_shared.ids import new_id
 
 logger = logging.getLogger(__name__)
 
+# What a judgement of a near match holds of the user's token budget while it runs: its prompt (the
+# instructions, the question and up to three phrasings) and a one-number reply fit well within it.
+JUDGE_HOLD_TOKENS = 1_000
 VERIFIED_DECISIONS = Counter(
     "chatbot_verified_decisions_total",
     "What the verified answers did for a question that came near them: served (by the rules), "
@@ -518,7 +521,8 @@ class ChatService:
         their match with a foreign term, or nothing). The call's tokens are the user's."""
         assert self._judge is not None
         try:
-            hold = await self._budgets.admit(p.user_id) if self._budgets is not None else None
+            hold = (await self._budgets.admit(p.user_id, tokens=JUDGE_HOLD_TOKENS)
+                    if self._budgets is not None else None)
         except TokenBudgetExceeded:
             VERIFIED_DECISIONS.labels("judge-over-budget").inc()
             return unsure
@@ -727,7 +731,7 @@ class ChatService:
                     if p.verified is not None else [])
             uses += [VerifiedUse(s.answer.answer_id, SUGGESTED) for s in p.suggestions]
             if uses:
-                await uow.verified_uses.add(uses, stored.message_id, p.user_id, now)
+                await uow.verified_uses.add(uses, p.question, stored.message_id, p.user_id, now)
             await uow.commit()
         return session.state, stored
 

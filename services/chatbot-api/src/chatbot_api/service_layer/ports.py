@@ -147,9 +147,9 @@ class VerifiedUse:
 
 
 class VerifiedUseRepository(Protocol):
-    async def add(self, uses: list[VerifiedUse], message_id: str, user_id: str,
+    async def add(self, uses: list[VerifiedUse], question: str, message_id: str, user_id: str,
                   now: datetime) -> None:
-        """Record what the verified answers did for the question that `message_id` answers."""
+        """Record what the verified answers did for `question`, which `message_id` answers."""
         ...
 
 

@@ -15,7 +15,7 @@ from sqlalchemy import ColumnElement, func, insert, select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from command_api.service_layer.ports import AnswerStats, StoredAnswer, StoredVersion
+from command_api.service_layer.ports import AnswerStats, AnswerUse, StoredAnswer, StoredVersion
 from techai_shared.db.schema import message_feedback as feedback_t
 from techai_shared.db.schema import verified_answer_uses as uses_t
 from techai_shared.db.schema import verified_answers as answers_t
@@ -133,6 +133,18 @@ class VerifiedAnswerRepository:
                                suggested=c.get("suggested", 0), rated_up=c.get("up", 0),
                                rated_down=c.get("down", 0), last_served_at=c.get("last"))
                 for a, c in counts.items()}
+
+    async def uses(self, answer_id: str, kind: str | None, offset: int, limit: int
+                   ) -> tuple[list[AnswerUse], int]:
+        u = uses_t.c
+        cond: list[ColumnElement[bool]] = [u.answer_id == answer_id]
+        if kind is not None:
+            cond.append(u.kind == kind)
+        total = (await self._conn.execute(select(func.count()).where(*cond))).scalar_one()
+        rows = (await self._conn.execute(select(uses_t).where(*cond)
+                                         .order_by(u.id.desc()).offset(offset).limit(limit))).all()
+        return [AnswerUse(r.kind, bool(r.judged), r.question, r.message_id, r.user_id,
+                          r.created_at) for r in rows], int(total)
 
     async def versions(self, after_id: str, limit: int) -> list[StoredVersion]:
         """Public id, version and deletion of the answers above `after_id` ("" for all), in

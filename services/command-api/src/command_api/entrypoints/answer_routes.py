@@ -9,6 +9,7 @@ from fastapi import Path, Query, status
 
 from command_api.entrypoints.deps import AdminUser, VerifiedAnswerServiceDep
 from command_api.entrypoints.schemas import (
+    AnswerUsePage,
     FeedbackPage,
     VerifiedAnswerPage,
     VerifiedAnswerPublic,
@@ -92,6 +93,22 @@ async def read_verified_answers(
 async def read_verified_answer(answer_id: AnswerId, _: AdminUser,
                                answers: VerifiedAnswerServiceDep) -> Envelope[dict[str, Any]]:
     return success((await answers.get(answer_id)).public())
+
+
+@router.get("/verified-answers/{answer_id}/uses", response_model=Envelope[AnswerUsePage],
+            responses=NOT_FOUND)
+async def read_verified_answer_uses(
+    answer_id: AnswerId,
+    _: AdminUser,
+    answers: VerifiedAnswerServiceDep,
+    kind: Literal["served", "suggested"] | None = None,
+    page: Annotated[int, Query(ge=0, le=100_000)] = 0,
+    size: Annotated[int, Query(ge=1, le=100)] = 20,
+) -> Envelope[dict[str, Any]]:
+    """The questions the answer was served or suggested for, newest first, as users asked them:
+    an answer suggested more than served needs the wordings of its suggested questions."""
+    found, total = await answers.uses(answer_id, kind, page * size, size)
+    return success({"uses": [u.public() for u in found], **_paging(total, page, size)})
 
 
 @router.put("/verified-answers/{answer_id}", response_model=Envelope[VerifiedAnswerPublic],

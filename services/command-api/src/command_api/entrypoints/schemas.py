@@ -234,6 +234,25 @@ class VerifiedAnswerPublic(VerifiedAnswerPayload):
     stats: AnswerStatsPublic
 
 
+class AnswerUsePublic(CamelModel):
+    """A question a verified answer was served or suggested for, as the user asked it."""
+
+    kind: Literal["served", "suggested"]
+    judged: bool = Field(description="served on a model's yes to a near match")
+    question: str
+    message_id: str = Field(description="the chatbot's answer to the question")
+    user_id: str
+    created_at: DateTimeText
+
+
+class AnswerUsePage(CamelModel):
+    uses: list[AnswerUsePublic]
+    total_elements: int
+    total_pages: int
+    current_page: int
+    page_size: int
+
+
 class VerifiedAnswerPage(CamelModel):
     verified_answers: list[VerifiedAnswerPublic]
     total_elements: int

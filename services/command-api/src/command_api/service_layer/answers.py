@@ -15,6 +15,7 @@ from typing import Any
 
 from command_api.service_layer.ports import (
     AnswerStats,
+    AnswerUse,
     FeedbackEntry,
     FeedbackReadModel,
     StoredAnswer,
@@ -45,6 +46,14 @@ class VerifiedAnswerService:
         async with self._uow() as uow:
             found = await uow.verified.get(answer_id)
             return await _with_stats(uow, found)
+
+    async def uses(self, answer_id: str, kind: str | None, offset: int, limit: int
+                   ) -> tuple[list[AnswerUse], int]:
+        """The questions a live answer was served or suggested for (VerifiedAnswerNotFound for
+        another), newest first: the wordings an operator may add as phrasings."""
+        async with self._uow() as uow:
+            found = await uow.verified.get(answer_id)
+            return await uow.verified.uses(found.answer.id, kind, offset, limit)
 
     async def page(self, status: str | None, offset: int, limit: int
                    ) -> tuple[list[StoredAnswer], int]:

@@ -149,6 +149,24 @@ class AnswerStats:
 
 
 @dataclass(frozen=True)
+class AnswerUse:
+    """A question a verified answer was served (`judged`: on a model's yes) or suggested for, as
+    the user asked it."""
+
+    kind: str  # served | suggested
+    judged: bool
+    question: str
+    message_id: str
+    user_id: str
+    created_at: datetime
+
+    def public(self) -> dict[str, Any]:
+        return {"kind": self.kind, "judged": self.judged, "question": self.question,
+                "messageId": self.message_id, "userId": self.user_id,
+                "createdAt": iso(self.created_at)}
+
+
+@dataclass(frozen=True)
 class StoredAnswer:
     """A verified answer as stored, with the version of its last change and its author, and what
     it did for users."""
@@ -182,6 +200,11 @@ class VerifiedAnswerRepository(Protocol):
 
     async def stats(self, answer_ids: Sequence[str]) -> dict[str, AnswerStats]:
         """What each answer did for users (answers never served nor suggested are left out)."""
+        ...
+
+    async def uses(self, answer_id: str, kind: str | None, offset: int, limit: int
+                   ) -> tuple[list[AnswerUse], int]:
+        """The questions the answer was served or suggested for, newest first, and how many."""
         ...
 
     async def versions(self, after_id: str, limit: int) -> list[StoredVersion]:

@@ -1,7 +1,8 @@
 """verified_answer_uses: each serve and suggestion of a verified answer, by the answer message.
 
-chatbot-api adds the rows in the exchange's transaction; command-api's admin API counts them per
-answer and joins the served ones with message_feedback for how users rated them.
+chatbot-api adds the rows in the exchange's transaction, with the question as the user asked it;
+command-api's admin API counts them per answer, joins the served ones with message_feedback for how
+users rated them, and lists the questions (the wordings an operator may add as phrasings).
 
 Revision ID: 0010
 Revises: 0009
@@ -29,6 +30,7 @@ def upgrade() -> None:
         sa.Column("kind", sa.String(16), nullable=False),
         sa.Column("message_id", sa.String(36), nullable=False),
         sa.Column("user_id", sa.String(64), nullable=False),
+        sa.Column("question", sa.Text, nullable=False),
         sa.Column("judged", sa.Boolean, nullable=False, server_default=sa.false()),
         sa.Column("created_at", UtcDateTime(), nullable=False),
     )
