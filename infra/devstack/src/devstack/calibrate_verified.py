@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import socket
 import threading
 import time
 from collections.abc import Sequence
@@ -61,6 +60,7 @@ from chatbot_api.verified.match import (
     assess,
     phrasing,
 )
+from devstack.servers import free_port
 from techai_shared.embeddings import Embedder, make_embedder
 from techai_shared.settings import CommonSettings
 
@@ -203,9 +203,7 @@ class _LabelledJudge:
                                  "message": {"role": "assistant", "content": text}}],
                     "usage": {"prompt_tokens": 60, "completion_tokens": 1, "total_tokens": 61}}
 
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+        self.port = free_port()
         self._server = uvicorn.Server(uvicorn.Config(app, port=self.port, log_level="warning"))
         self._thread = threading.Thread(target=self._server.run, daemon=True)
 

@@ -43,6 +43,7 @@ class QuestionBank:
         self._texts = [text for text, _ in examples]
         self._general = np.asarray([general for _, general in examples], dtype=bool)
         self._matrix: np.ndarray | None = None
+        self._general_rows: np.ndarray | None = None  # the general questions' rows, taken once
         self._lock = asyncio.Lock()
         self._embedding: asyncio.Task[np.ndarray] | None = None
 
@@ -115,7 +116,9 @@ class QuestionBank:
         embedded or holds no general question (never waits for the embedding)."""
         if self._matrix is None or not self._general.any():
             return None
-        return float((self._matrix[self._general] @ unit).max())
+        if self._general_rows is None:
+            self._general_rows = self._matrix[self._general]
+        return float((self._general_rows @ unit).max())
 
 
 def bank_digest(questions: Sequence[str]) -> str:
