@@ -50,10 +50,13 @@ def test_the_index_derives_every_contest_s_status_as_the_rule_does():
     docs = [{"document_id": f"c-{i}{given}", "version": 1, "embedding_model": "m",
              "embedding_vector": [1.0, 0.0], "embedding_text": "x", "status": given,
              "start_date": start, "end_date": end}
-            for i, (start, end) in enumerate(dated) for given in ("UPCOMING", "ONGOING", "ENDED")]
+            for i, (start, end) in enumerate(dated)
+            for given in ("UPCOMING", "ONGOING", "ENDED", None)]  # None: stored without one
     for doc in docs:
         shard.put(doc, "m")
     for moment in (START - day, now, END + day):
         kept = np.arange(len(docs))
-        got = shard.statuses(kept, moment, shard.ended(kept, moment))
+        ended = shard.ended(kept, moment)
+        got = shard.statuses(kept, kept, moment, ended)
         assert list(got) == [document_status(d, moment) for d in docs], moment
+        assert list(ended) == [document_status(d, moment) == "ENDED" for d in docs], moment

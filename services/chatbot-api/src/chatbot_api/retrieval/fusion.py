@@ -13,7 +13,7 @@ never the fused value: it stays the similarity (1 + cosine) / 2.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -80,6 +80,12 @@ class Candidates:
     ended: np.ndarray | None
     hangul: np.ndarray | None
     status_of: np.ndarray | None
+    published: np.ndarray | None = None  # news: epoch seconds, 0 where unknown
+    tagged_by: Callable[[frozenset[str]], np.ndarray] | None = None  # tags_ranking's matches
+    # ranks among more documents than `docs` (a caller fusing only those that can come first):
+    # the script-corrected vector side's, and the recency ranking's where it applies
+    vector_ranks: np.ndarray | None = None
+    recency_ranks: np.ndarray | None = None
 
     def statuses(self) -> frozenset[str]:
         """The contest statuses the question asks for; none for a question about an article (its
@@ -107,8 +113,10 @@ def script_sides(c: Candidates, similarities: Sequence[float] | np.ndarray,
     shared a word with ("team", "Korean", "open-source") above it; without the few ranks, the best
     items of the other script stood level with an item the question names exactly."""
     hangul = c.hangul
-    if hangul is not None and w.vector_by_script:
-        vector_ranks = rank_array(_standardised_by_script(similarities, hangul))
+    if c.vector_ranks is not None:
+        vector_ranks = c.vector_ranks
+    elif hangul is not None and w.vector_by_script:
+        vector_ranks = rank_array(standardised_by_script(similarities, hangul))
     else:
         vector_ranks = rank_array(similarities)
     if not w.other_script or hangul is None:
@@ -126,10 +134,17 @@ def script_sides(c: Candidates, similarities: Sequence[float] | np.ndarray,
 
 def recency_ranking(c: Candidates, w: FusionWeights) -> Ranking:
     """News, when the question asks for recent ones: newest first."""
-    if c.collection is not Collection.NEWS or not c.intent.wants_recent:
+    if not recency_applies(c):
         return None
-    published = [_timestamp(d.get("published_at")) for d in c.docs]
+    if c.recency_ranks is not None:
+        return c.recency_ranks, w.recency
+    published = (c.published if c.published is not None
+                 else [_timestamp(d.get("published_at")) for d in c.docs])
     return rank_array(published, positive_only=True), w.recency
+
+
+def recency_applies(c: Candidates) -> bool:
+    return c.collection is Collection.NEWS and c.intent.wants_recent
 
 
 def names_ranking(c: Candidates, w: FusionWeights) -> Ranking:
@@ -142,7 +157,12 @@ def names_ranking(c: Candidates, w: FusionWeights) -> Ranking:
     ranks = rank_values(c.keyword_ranks)
     matched = np.flatnonzero((ranks > 0) & (ranks <= NAME_CANDIDATES))
     named = np.zeros(len(c.docs), dtype=np.int64)
-    named[[int(i) for i in matched if _names_in(c.docs[int(i)], c.names)]] = 1
+    by_title: dict[str, bool] = {}  # documents sharing a rank often share their title too
+    for i in matched:
+        title = _title(c.docs[int(i)])
+        if (found := by_title.get(title)) is None:
+            found = by_title[title] = _names_in(title, c.names)
+        named[i] = found
     return named, w.names
 
 
@@ -155,19 +175,31 @@ def tags_ranking(c: Candidates, w: FusionWeights) -> Ranking:
     있어?", "지난달 LLM 뉴스"), and not one that names an item (its names): "하늘3 API 가격" asks
     about 하늘-3, not about everything tagged api, and "솔방울 양자 해커톤" about the contest of
     that title, tagged hackathon or not."""
-    if not w.tags or c.names or not c.intent.asks_for_list:
-        return None
-    terms = frozenset(tokenize(keyword_query(c.query_text)))
+    terms = tag_terms(c, w)
     if not terms:
         return None
-    tagged = np.zeros(len(c.docs), dtype=np.int64)
-    for i in range(len(c.docs)):
-        for tag in c.docs[i].get("tags") or ():
-            parts = _TAG_PARTS.split(str(tag).lower())
-            if parts and all(p in terms for p in parts if p):
-                tagged[i] = 1
-                break
+    if c.tagged_by is not None:
+        tagged = c.tagged_by(terms).astype(np.int64)
+    else:
+        tagged = np.asarray([tagged_with(d.get("tags"), terms) for d in c.docs], dtype=np.int64)
     return (tagged, w.tags) if tagged.any() else None
+
+
+def tag_terms(c: Candidates, w: FusionWeights) -> frozenset[str]:
+    """The terms tags_ranking matches tags against; empty where it does not apply."""
+    if not w.tags or c.names or not c.intent.asks_for_list:
+        return frozenset()
+    return frozenset(tokenize(keyword_query(c.query_text)))
+
+
+def tag_parts(tag: Any) -> tuple[str, ...]:
+    """The words of a tag ("data-breach": data, breach), lower-cased."""
+    return tuple(p for p in _TAG_PARTS.split(str(tag).lower()) if p)
+
+
+def tagged_with(tags: Sequence[Any] | None, terms: frozenset[str]) -> bool:
+    """Whether one of `tags` has every part among `terms` (tags_ranking's match)."""
+    return any((parts := tag_parts(tag)) and all(p in terms for p in parts) for tag in tags or ())
 
 
 def kind_ranking(c: Candidates, w: FusionWeights) -> Ranking:
@@ -186,12 +218,16 @@ def status_order(c: Candidates, fused: np.ndarray, w: FusionWeights) -> np.ndarr
     contest the question names counts as one of the asked status ("별빛 게임잼 지난 여름 테마랑
     이번 겨울 시즌 신청 마감": the winter one is named, though it has not ended)."""
     statuses = c.statuses()
-    if c.collection is not Collection.CONTESTS or not statuses:
+    if not status_order_applies(c):
         return fused
     status = (np.isin(c.status_of, list(statuses)) if c.status_of is not None
               else np.asarray([d.get("status") in statuses for d in c.docs], dtype=bool))
     status |= _named_by(c.query_text, c.docs, c.keyword_ranks, among=~status)
     return _reordered(fused, fused + fused_ranks([status.astype(np.int64)], [w.status], w.k))
+
+
+def status_order_applies(c: Candidates) -> bool:
+    return c.collection is Collection.CONTESTS and bool(c.statuses())
 
 
 def ended_demotion(c: Candidates, fused: np.ndarray, w: FusionWeights) -> np.ndarray:
@@ -228,6 +264,8 @@ def fuse(
     ended: np.ndarray | None = None,
     hangul: np.ndarray | None = None,
     status_of: np.ndarray | None = None,
+    published: np.ndarray | None = None,
+    tagged_by: Callable[[frozenset[str]], np.ndarray] | None = None,
 ) -> np.ndarray:
     """The fused rank value of each of `docs` (higher is better): the script-corrected vector and
     keyword sides and each of RANKINGS that applies, fused by weighted reciprocal rank, then each
@@ -235,11 +273,19 @@ def fuse(
     did not match the document. `ended` marks the ended contests among `docs` where the caller
     holds it already (the index, whose `docs` read each document only on demand); otherwise it is
     read from the documents' status; `status_of`, each contest's status, the same way. `hangul`
-    marks the documents whose title is written in Hangul, the same way (`written_in_hangul`)."""
+    marks the documents whose title is written in Hangul, the same way (`written_in_hangul`);
+    `published` their publication (news) and `tagged_by` which of them have a tag matching a set of
+    terms (`tagged_with`), the same way."""
     if hangul is None and (weights.other_script or weights.vector_by_script):
         hangul = np.asarray([written_in_hangul(d) for d in docs], dtype=bool)
     c = Candidates(collection, docs, keyword_ranks, query_text, read_intent(query_text), names,
-                   ended, hangul, status_of)
+                   ended, hangul, status_of, published, tagged_by)
+    return fuse_levels(c, similarities, weights)[1]
+
+
+def fuse_levels(c: Candidates, similarities: Sequence[float] | np.ndarray,
+                weights: FusionWeights) -> tuple[np.ndarray, np.ndarray]:
+    """fuse() of `c`: the fused values before BONUSES (the levels) and after."""
     vector_ranks, keyword_side = script_sides(c, similarities, weights)
     rankings: list[Sequence[int | None] | np.ndarray] = [vector_ranks, keyword_side]
     factors = [weights.vector, weights.keyword]
@@ -247,10 +293,33 @@ def fuse(
         if (added := ranking(c, weights)) is not None:
             rankings.append(added[0])
             factors.append(added[1])
-    fused = fused_ranks(rankings, factors, weights.k)
+    levels = fused = fused_ranks(rankings, factors, weights.k)
     for bonus in BONUSES:
         fused = bonus(c, fused, weights)
-    return fused
+    return levels, fused
+
+
+def bound_outside(c: Candidates, w: FusionWeights, vector_rank: int, keyword_rank: int,
+                  recency_rank: int, tagged: bool) -> float:
+    """The highest value a document fused with `c`'s but left out of it can reach, in the terms
+    status_order orders by (its level plus the asked status's rank, where that applies): one whose
+    best possible ranks are those given (0: none on that side), holding no name of the question,
+    and a tag that tags_ranking matches only when `tagged`. The kind ranking, where it applies,
+    ranks every document of a collection alike. Ended contests' demotion only lowers a value."""
+    # the terms in fused_ranks' order (the vector and keyword sides, then RANKINGS): rounded
+    # additions of smaller terms in the same order never come out larger
+    bound = w.vector / (w.k + vector_rank)
+    if keyword_rank:
+        bound += w.keyword / (w.k + keyword_rank)
+    if recency_applies(c) and recency_rank:
+        bound += w.recency / (w.k + recency_rank)
+    if tagged:
+        bound += w.tags / (w.k + 1)
+    if c.intent.asked_kind is not None and _KIND_OF.get(c.collection) == c.intent.asked_kind:
+        bound += w.kind / (w.k + 1)
+    if status_order_applies(c):
+        bound += w.status / (w.k + 1)
+    return bound + 4 * float(np.spacing(bound))  # and a margin of a few floats all the same
 
 
 def best(fused: Sequence[float] | np.ndarray, similarities: Sequence[float] | np.ndarray,
@@ -275,13 +344,15 @@ def fused_hits(collection: Collection, docs: Sequence[dict[str, Any]],
                weights: FusionWeights, min_score: float, limit: int,
                names: Sequence[str] = (), ended: np.ndarray | None = None,
                hangul: np.ndarray | None = None, *, as_of: datetime,
-               status_of: np.ndarray | None = None) -> list[SearchHit]:
+               status_of: np.ndarray | None = None, published: np.ndarray | None = None,
+               tagged_by: Callable[[frozenset[str]], np.ndarray] | None = None
+               ) -> list[SearchHit]:
     """The best `limit` of `docs` as hits, in fused order: what every strategy returns once it
     has ranked its candidates its own way. Contests are read with the status their dates give as
     of `as_of` (`ended` and `status_of`, when given, must say the same)."""
-    docs = AsOf(collection, docs, as_of)
+    docs = AsOf(collection, docs, as_of, status_of)
     fused = fuse(collection, docs, similarities, keyword_ranks, query_text, weights, names, ended,
-                 hangul, status_of)
+                 hangul, status_of, published, tagged_by)
     return [to_hit(collection, docs[i], float(similarities[i]), float(fused[i]))
             for i in best(fused, similarities, min_score, limit)]
 
@@ -293,21 +364,32 @@ def _named_by(question: str, docs: Sequence[dict[str, Any]],
     `among` that the keyword side ranks among its best NAME_CANDIDATES are read."""
     named = np.zeros(len(docs), dtype=bool)
     ranks = rank_values(keyword_ranks)
+    read = np.flatnonzero(among & (ranks > 0) & (ranks <= NAME_CANDIDATES))
+    if not len(read):
+        return named
     asked = set(tokenize(question))
-    for i in np.flatnonzero(among & (ranks > 0) & (ranks <= NAME_CANDIDATES)):
-        title = tokenize(str(docs[int(i)].get("title") or ""))
-        named[i] = bool(title) and sum(t in asked for t in title) >= NAMED_TITLE_SHARE * len(title)
+    by_title: dict[str, bool] = {}  # documents sharing a rank often share their title too
+    for i in read:
+        text = str(docs[int(i)].get("title") or "")
+        if (found := by_title.get(text)) is None:
+            title = tokenize(text)
+            found = by_title[text] = (bool(title) and sum(t in asked for t in title)
+                                      >= NAMED_TITLE_SHARE * len(title))
+        named[i] = found
     return named
 
 
-def _standardised_by_script(similarities: Sequence[float] | np.ndarray,
+def standardised_by_script(similarities: Sequence[float] | np.ndarray,
                             hangul: np.ndarray) -> np.ndarray:
     """Each similarity in standard deviations from the mean of the documents written in the same
     script (a script of one document: 0, its mean)."""
     sims = np.asarray(similarities, dtype=np.float64)
     standardised = np.zeros(len(sims), dtype=np.float64)
-    for group in (hangul, ~hangul):
-        if group.sum() >= 2:
+    in_hangul = int(np.count_nonzero(hangul))
+    for group, size in ((hangul, in_hangul), (~hangul, len(sims) - in_hangul)):
+        if size == len(sims) and size:  # one script: no mask to apply
+            return (sims - sims.mean()) / max(float(sims.std()), 1e-9)
+        if size >= 2:
             spread = sims[group]
             standardised[group] = (spread - spread.mean()) / max(float(spread.std()), 1e-9)
     return standardised
@@ -317,12 +399,24 @@ def _reordered(levels: np.ndarray, order: np.ndarray) -> np.ndarray:
     """`levels`' values, given out best first in the order of `order` (its ties broken by
     `levels`): the same standing, in another order. Equal values are parted by the least step a
     float allows, so the order holds where the standing was level too."""
-    values = np.sort(levels)[::-1]
-    for i in np.flatnonzero(values[1:] >= values[:-1]) + 1:
-        values[i] = np.nextafter(values[i - 1], -np.inf)
+    values = _strictly_decreasing(np.sort(levels)[::-1])
     result = np.empty_like(levels)
     result[np.lexsort((-levels, -order))] = values
     return result
+
+
+_MAGNITUDE = np.int64(0x7FFF_FFFF_FFFF_FFFF)
+
+
+def _strictly_decreasing(values: np.ndarray) -> np.ndarray:
+    """`values` (descending) with each one not below its predecessor moved to the float just
+    below it (np.nextafter towards -inf), in one pass: floats as integers in their order, where
+    one float step is one integer step, then a running minimum."""
+    bits = values.view(np.int64)
+    keys = np.where(bits >= 0, bits, -(bits & _MAGNITUDE))  # -0.0 and +0.0 alike: 0
+    steps = np.arange(len(keys), dtype=np.int64)
+    keys = np.minimum.accumulate(keys + steps) - steps
+    return np.where(keys >= 0, keys, (-keys) | ~_MAGNITUDE).view(np.float64)
 
 
 _KIND_OF = {Collection.CONTESTS: "CONTEST", Collection.NEWS: "NEWS"}
@@ -342,10 +436,14 @@ def written_in_hangul(doc: dict[str, Any]) -> bool:
     return has_hangul(str(doc.get("title") or doc.get("item_title") or ""))
 
 
-def _names_in(doc: dict[str, Any], names: Sequence[str]) -> bool:
-    """Whether the title holds one of `names`: a Latin name as a word of its own (Kafka, not the
+def _title(doc: dict[str, Any]) -> str:
+    return str(doc.get("title") or doc.get("item_title") or "")
+
+
+def _names_in(title: str, names: Sequence[str]) -> bool:
+    """Whether `title` holds one of `names`: a Latin name as a word of its own (Kafka, not the
     kafka of "Kafkaesque"), a Hangul one anywhere (a particle may follow it)."""
-    title = str(doc.get("title") or doc.get("item_title") or "").lower()
+    title = title.lower()
     words = set(_WORDS.findall(title))
     return any(name in words if name.isascii() else name in title for name in names)
 

@@ -36,7 +36,8 @@ class Glossary:
 
     def __init__(self, entries: Iterable[Entry]) -> None:
         self._entries = tuple(entries)
-        self._english = [(entry, [_english_pattern(term) for term in entry.english])
+        # each English term's pattern, with a text it cannot match without (a cheap test first)
+        self._english = [(entry, [(_needle(term), _english_pattern(term)) for term in entry.english])
                          for entry in self._entries]
 
     @classmethod
@@ -63,9 +64,9 @@ class Glossary:
         lowered = query.lower()
         found: list[str] = []
         for entry, patterns in self._english:
-            if _korean_in(entry.korean, runs, spaced):
+            if entry.korean in spaced and _korean_in(entry.korean, runs, spaced):  # the first: cheap
                 found.extend(entry.english)
-            if any(p.search(lowered) for p in patterns):
+            if any(needle in lowered and p.search(lowered) for needle, p in patterns):
                 found.append(entry.korean)
         return list(dict.fromkeys(t for t in found if t.lower() not in lowered and t not in query))
 
@@ -81,6 +82,11 @@ def _korean_in(term: str, runs: list[str], spaced: str) -> bool:
     if len(term) == 1:
         return any(run.startswith(term) for run in runs)
     return any(term in run for run in runs)
+
+
+def _needle(term: str) -> str:
+    """What every match of _english_pattern(term) contains: the term, less a final y."""
+    return term[:-1] if " " not in term and len(term) > 3 and term.endswith("y") else term
 
 
 def _english_pattern(term: str) -> re.Pattern[str]:

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, overload
 
+import numpy as np
+
 from chatbot_api.retrieval.model import Collection, SearchHit
 from techai_shared.contest_status import document_status
 
@@ -66,20 +68,25 @@ class LazyDocs(Sequence[dict[str, Any]]):
 
 class AsOf(LazyDocs):
     """Documents as of a moment: a contest's `status` is the one its dates give then, derived as
-    each document is read, never the stored one."""
+    each document is read (or given, `status_of`, by a caller that derived them already), never
+    the stored one."""
 
-    def __init__(self, collection: Collection, docs: Sequence[dict[str, Any]], now: datetime
-                 ) -> None:
+    def __init__(self, collection: Collection, docs: Sequence[dict[str, Any]], now: datetime,
+                 status_of: Sequence[str] | np.ndarray | None = None) -> None:
         self._docs = docs
         self._now = now
         self._contests = collection is Collection.CONTESTS
+        self._status_of = status_of
 
     def __len__(self) -> int:
         return len(self._docs)
 
     def doc(self, i: int) -> dict[str, Any]:
         doc = self._docs[i]
-        return {**doc, "status": document_status(doc, self._now)} if self._contests else doc
+        if not self._contests:
+            return doc
+        given = self._status_of
+        return {**doc, "status": str(given[i]) if given is not None else document_status(doc, self._now)}
 
 
 _SNIPPET_FIELDS = {

@@ -33,10 +33,25 @@ from typing import Any
 
 import numpy as np
 
-from chatbot_api.retrieval.fusion import FusionWeights, fused_hits, written_in_hangul
+from chatbot_api.retrieval.fusion import (
+    NAME_CANDIDATES,
+    Candidates,
+    FusionWeights,
+    best,
+    bound_outside,
+    fuse_levels,
+    fused_hits,
+    recency_applies,
+    standardised_by_script,
+    status_order_applies,
+    tag_parts,
+    tag_terms,
+    written_in_hangul,
+)
 from chatbot_api.retrieval.glossary import keyword_query
-from chatbot_api.retrieval.hits import LazyDocs, hit_fields
-from chatbot_api.retrieval.keyword import document_terms, query_terms, rank_array
+from chatbot_api.retrieval.hits import AsOf, LazyDocs, hit_fields, to_hit
+from chatbot_api.retrieval.intent import read_intent
+from chatbot_api.retrieval.keyword import document_terms, has_hangul, query_terms, rank_array
 from chatbot_api.retrieval.model import (
     ACTIVE_CONTEST_STATUSES,
     Collection,
@@ -54,6 +69,11 @@ NOT_READ = {"_id": 0, "embedding_hash": 0}
 # bm25s's defaults (method "lucene"), which ExactStrategy scores with
 BM25_K1, BM25_B = 1.5, 0.75
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_STATUS_NAMES = np.asarray(["ONGOING", "UPCOMING", "ENDED"])  # Shard.statuses' codes 0, 1, 2
+# Above PRUNE_ABOVE kept documents a search fuses only those that can come first: the best
+# PRUNE_KEEP of each side, ties included (see _pruned_hits).
+PRUNE_ABOVE = 2_000
+PRUNE_KEEP = 256
 
 
 @dataclass
@@ -62,6 +82,7 @@ class _Slot:
     version: int
     doc: dict[str, Any]  # what to_hit and the fusion read (hits.hit_fields)
     terms: tuple[str, ...]  # its distinct terms, to take it out of their postings
+    tags: tuple[tuple[str, ...], ...]  # its tags' parts (fusion.tag_parts), the same way
 
 
 class Shard:
@@ -81,6 +102,7 @@ class Shard:
         self.lengths = np.zeros(0, dtype=np.int64)
         self.alive = np.zeros(0, dtype=bool)
         self.active = np.zeros(0, dtype=bool)  # contests stored with an active status
+        self.stated_ended = np.zeros(0, dtype=bool)  # stored with another (ENDED), not none
         # contests: start and end in epoch seconds, NaN when unknown; the status is derived from
         # them as of each search (techai_shared.contest_status), the stored one only when undated
         self.starts = np.zeros(0, dtype=np.float64)
@@ -89,6 +111,12 @@ class Shard:
         self.published = np.zeros(0, dtype=np.float64)  # news: epoch seconds, NaN when unknown
         self.postings: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._pending: dict[str, tuple[list[int], list[int]]] = {}
+        # BM25 over every slot: each term's scores, and the length factor, until the shard changes
+        self._scored: dict[str, tuple[np.ndarray, np.ndarray] | None] = {}
+        self._factor: np.ndarray | None = None
+        # a tag's parts -> the slots tagged with it, and those as an array once a search asks
+        self.tagged: dict[tuple[str, ...], set[int]] = {}
+        self._tagged_arrays: dict[tuple[str, ...], np.ndarray] = {}
         self.foreign_models: dict[str, str] = {}  # document id -> another embedding model
         # Document id -> the newest deletion read (its tombstone's version): a document of that
         # version or an older one is not held again. A read can meet such a document after its
@@ -115,6 +143,7 @@ class Shard:
             if held.version >= version:
                 return False
         vector = doc.get("embedding_vector") or []
+        self._changed()
         self.foreign_models.pop(document_id, None)
         if not vector:  # not searchable (ExactStrategy skips it too)
             self._drop(document_id)
@@ -130,13 +159,19 @@ class Shard:
         else:
             self._unpost(at)
         counts = Counter(sys.intern(t) for t in document_terms(str(doc.get("embedding_text", ""))))
-        self.slots[at] = _Slot(document_id, version, hit_fields(self.collection, doc), tuple(counts))
+        tags = tuple(dict.fromkeys(parts for t in doc.get("tags") or () if (parts := tag_parts(t))))
+        self.slots[at] = _Slot(document_id, version, hit_fields(self.collection, doc), tuple(counts),
+                               tags)
+        for parts in tags:
+            self.tagged.setdefault(parts, set()).add(at)
+            self._tagged_arrays.pop(parts, None)
         row = np.asarray(vector, dtype=np.float64)
         norm = float(np.linalg.norm(row))
         self.matrix[at] = (row / norm if norm > 0 else row).astype(np.float32)
         self.lengths[at] = sum(counts.values())
         self.alive[at] = True
         self.active[at] = doc.get("status") in ACTIVE_CONTEST_STATUSES
+        self.stated_ended[at] = doc.get("status") not in (None, *ACTIVE_CONTEST_STATUSES)
         self.starts[at] = _epoch_or_nan(doc.get("start_date"))
         self.ends[at] = _epoch_or_nan(doc.get("end_date"))
         self.hangul[at] = written_in_hangul(doc)
@@ -171,6 +206,7 @@ class Shard:
         at = self.where.pop(document_id, None)
         if at is None:
             return
+        self._changed()
         self._unpost(at)
         self.slots[at] = None
         self.alive[at] = False
@@ -181,6 +217,13 @@ class Shard:
         held = self.slots[at]
         if held is None:
             return
+        for parts in held.tags:
+            tagged = self.tagged.get(parts)
+            if tagged is not None:
+                tagged.discard(at)
+                if not tagged:
+                    del self.tagged[parts]
+            self._tagged_arrays.pop(parts, None)
         for term in held.terms:
             slots, freqs = self.posting(term)
             keep = slots != at
@@ -200,6 +243,7 @@ class Shard:
             self.lengths = _grown(self.lengths, capacity)
             self.alive = _grown(self.alive, capacity)
             self.active = _grown(self.active, capacity)
+            self.stated_ended = _grown(self.stated_ended, capacity)
             self.starts = _grown(self.starts, capacity)
             self.ends = _grown(self.ends, capacity)
             self.hangul = _grown(self.hangul, capacity)
@@ -215,13 +259,44 @@ class Shard:
         self.slots = [self.slots[i] for i in kept]
         self.where = {s.document_id: i for i, s in enumerate(self.slots) if s is not None}
         size = len(self.alive)
-        for name in ("matrix", "lengths", "alive", "active", "starts", "ends", "hangul",
-                     "published"):
+        for name in ("matrix", "lengths", "alive", "active", "stated_ended", "starts", "ends",
+                     "hangul", "published"):
             array = getattr(self, name)
             compacted = np.zeros((size, *array.shape[1:]), dtype=array.dtype)
             compacted[:len(kept)] = array[kept]
             setattr(self, name, compacted)
         self.postings = {t: (moved[slots], freqs) for t, (slots, freqs) in self.postings.items()}
+        self.tagged = {parts: {int(moved[i]) for i in slots} for parts, slots in self.tagged.items()}
+        self._tagged_arrays = {}
+
+    def tagged_among(self, kept: slice | np.ndarray, terms: frozenset[str]) -> np.ndarray:
+        """Which of the kept slots (indexes, or a slice of them) have a tag whose every part is
+        among `terms` (fusion.tagged_with), from the tag index: no document is read."""
+        hit = np.zeros(len(self.alive), dtype=bool)
+        for parts, slots in self.tagged.items():
+            if all(p in terms for p in parts):
+                held = self._tagged_arrays.get(parts)
+                if held is None:
+                    held = self._tagged_arrays[parts] = np.fromiter(slots, dtype=np.int64,
+                                                                    count=len(slots))
+                hit[held] = True
+        return hit[kept]
+
+    def _changed(self) -> None:
+        self._scored.clear()
+        self._factor = None
+
+    def term_scores(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """`term`'s BM25 scores over every slot (_term_scores), kept until the shard changes."""
+        if term in self._scored:
+            return self._scored[term]
+        if term not in self.postings and term not in self._pending:
+            return None  # in no document: not kept, or any word asked would grow the cache
+        if self._factor is None:
+            self._factor = _length_factor(self.lengths[:len(self.slots)])
+        slots, tf = self.posting(term)
+        found = self._scored[term] = _term_scores(slots, tf, self._factor, len(self.slots))
+        return found
 
     def posting(self, term: str) -> tuple[np.ndarray, np.ndarray]:
         """The slots holding `term`, ascending, and its frequency in each (float32, as bm25s)."""
@@ -264,23 +339,25 @@ class Shard:
                     keep &= values < _epoch(bounds["$lt"])
         return keep
 
-    def ended(self, kept: np.ndarray, now: datetime) -> np.ndarray:
-        """Which of the kept contests have ended as of `now`, as contest_status says: past their
-        end; an undated one if it was stored ENDED; one with a start but no end never."""
-        ends, starts = self.ends[kept], self.starts[kept]
+    def ended(self, at: slice | np.ndarray, now: datetime) -> np.ndarray:
+        """Which of the contests at `at` (kept slots) have ended as of `now`, as contest_status
+        says: past their end; an undated one if it was stored ENDED (not one stored without a
+        status); one with a start but no end never."""
+        ends, starts = self.ends[at], self.starts[at]
         dated = ~np.isnan(ends)
         with np.errstate(invalid="ignore"):
             past = ends < _epoch(now)
-        return np.where(dated, past, np.isnan(starts) & ~self.active[kept])
+        return np.where(dated, past, np.isnan(starts) & self.stated_ended[at])
 
-    def statuses(self, kept: np.ndarray, now: datetime, ended: np.ndarray) -> np.ndarray:
+    def statuses(self, kept: np.ndarray, at: slice | np.ndarray, now: datetime,
+                 ended: np.ndarray) -> np.ndarray:
         """Each kept contest's status as of `now`, from the arrays (contest_status's rule), so the
         fusion reads no document for it; one without a start that has not ended keeps its stored
-        status when that is an active one."""
-        starts = self.starts[kept]
+        status when that is an active one. `at` reads the kept slots of the arrays."""
+        starts = self.starts[at]
         with np.errstate(invalid="ignore"):
             upcoming = starts > _epoch(now)
-        derived = np.where(ended, "ENDED", np.where(upcoming, "UPCOMING", "ONGOING"))
+        derived = _STATUS_NAMES[np.where(ended, 2, upcoming.astype(np.int8))]
         for i in np.flatnonzero(np.isnan(starts) & ~ended):  # no start: the stored one, if active
             slot = self.slots[int(kept[i])]
             stored = slot.doc.get("status") if slot is not None else None
@@ -293,31 +370,130 @@ class Shard:
         for term in list(self._pending):
             self.posting(term)
         arrays = sum(a.nbytes for a in (self.matrix, self.lengths, self.alive, self.active,
-                                        self.starts, self.ends, self.hangul, self.published))
+                                        self.stated_ended, self.starts, self.ends, self.hangul,
+                                        self.published))
         postings = sys.getsizeof(self.postings) + sum(
             sys.getsizeof(t) + s.nbytes + f.nbytes + 2 * 112 for t, (s, f) in self.postings.items())
         held = sum(_deep_size(s.doc) + sys.getsizeof(s.terms) + sys.getsizeof(s)
                    for s in self.slots if s is not None)
-        return arrays + postings + held + _deep_size(self.deleted)
+        scored = sum(sys.getsizeof(t) + (0 if f is None else f[1].nbytes)
+                     for t, f in self._scored.items())  # f[0] is the posting's own array
+        tags = sum(sys.getsizeof(p) + sys.getsizeof(slots) + 28 * len(slots)
+                   for p, slots in self.tagged.items())
+        tags += sum(a.nbytes for a in self._tagged_arrays.values())
+        return arrays + postings + held + scored + tags + _deep_size(self.deleted)
 
 
 def search_shard(shard: Shard, query: np.ndarray, query_text: str, limit: int, min_score: float,
-            filters: SearchFilters, weights: FusionWeights) -> list[SearchHit]:
+                 filters: SearchFilters, weights: FusionWeights) -> list[SearchHit]:
+    held = len(shard.slots)
     kept = np.flatnonzero(shard.mask(filters))
     if not len(kept):
         return []
+    # every slot kept (no filter, no hole): the arrays are read as views, not copied by index
+    at: slice | np.ndarray = slice(0, held) if len(kept) == held else kept
     norm = float(np.linalg.norm(query))
     unit = (query / norm if norm > 0 else query).astype(np.float32)
-    cosines = (shard.matrix[:len(shard.slots)] @ unit)[kept].astype(np.float64)
+    cosines = (shard.matrix[:held] @ unit)[at].astype(np.float64)
     similarities = np.clip((1.0 + cosines) / 2.0, 0.0, 1.0)
-    keyword = _bm25(shard, kept, keyword_query(query_text))
+    keyword_ranks = rank_array(_bm25(shard, kept, keyword_query(query_text)), positive_only=True)
     now = filters.moment()
-    ended = shard.ended(kept, now)
-    status_of = shard.statuses(kept, now, ended) if shard.collection is Collection.CONTESTS else None
-    return fused_hits(shard.collection, _Held(shard.slots, kept), similarities,
-                      rank_array(keyword, positive_only=True), query_text, weights, min_score, limit,
-                      filters.names, ended=ended, hangul=shard.hangul[kept], as_of=now,
-                      status_of=status_of)
+    ended = published = None
+    if shard.collection is Collection.CONTESTS:
+        ended = shard.ended(at, now)
+    else:
+        published = np.nan_to_num(shard.published[at], nan=0.0)
+    whole = Candidates(shard.collection, _Held(shard.slots, kept), keyword_ranks, query_text,
+                       read_intent(query_text), filters.names, ended, shard.hangul[at], None,
+                       published, lambda terms: shard.tagged_among(at, terms))
+    if len(kept) > PRUNE_ABOVE and limit > 0:
+        hits = _pruned_hits(shard, kept, whole, similarities, weights, min_score, limit, now)
+        if hits is not None:
+            return hits
+    status_of = None if ended is None else shard.statuses(kept, at, now, ended)
+    return fused_hits(shard.collection, whole.docs, similarities, keyword_ranks, query_text,
+                      weights, min_score, limit, filters.names, ended=ended, hangul=whole.hangul,
+                      as_of=now, status_of=status_of, published=published, tagged_by=whole.tagged_by)
+
+
+def _pruned_hits(shard: Shard, kept: np.ndarray, whole: Candidates, similarities: np.ndarray,
+                 weights: FusionWeights, min_score: float, limit: int, now: datetime
+                 ) -> list[SearchHit] | None:
+    """The hits fused_hits gives over every kept document, from the fusion of the few that can
+    come first; None where that cannot be told, and the caller fuses them all.
+
+    Kept: the best PRUNE_KEEP on the vector side (script-corrected), on the keyword side (at
+    least the NAME_CANDIDATES the names and title rules read) and, where it applies, on recency,
+    each with its ties; and the documents the tags ranking matches when they are few. They are
+    fused with the ranks they hold among all kept documents. A document left out holds no better
+    ranks than the best left out on each side and no name, so bound_outside bounds its value;
+    the hits stand when the value at the last hit's place is above that bound (then no document
+    left out comes before it or changes the values given out before it) and, when fewer than
+    `limit` are eligible, no document left out is eligible either."""
+    n = len(kept)
+    keep = max(PRUNE_KEEP, 4 * limit)
+    if keep >= n:
+        return None
+    hangul = whole.hangul
+    assert hangul is not None
+    vector = standardised_by_script(similarities, hangul) if weights.vector_by_script else similarities
+    cut = vector[np.argpartition(-vector, keep)[:keep]].min()
+    chosen = vector >= cut
+    keyword_cut = max(keep, NAME_CANDIDATES)
+    keyword_ranks = np.asarray(whole.keyword_ranks)
+    chosen |= (keyword_ranks > 0) & (keyword_ranks <= keyword_cut)
+    recency = None
+    if recency_applies(whole):
+        assert whole.published is not None
+        recency = rank_array(whole.published, positive_only=True)
+        chosen |= (recency > 0) & (recency <= keep)
+    tagged = None
+    if terms := tag_terms(whole, weights):
+        assert whole.tagged_by is not None
+        tagged = whole.tagged_by(terms)
+        if np.count_nonzero(tagged) <= keep:  # few: fused; many: bounded (bound_outside)
+            chosen |= tagged
+    left = ~chosen
+    if not left.any():
+        return None
+    # the best ranks a document left out can hold
+    vector_rank = 1 + int(np.count_nonzero(vector > vector[left].max()))
+    outside = keyword_ranks[left]
+    keyword_rank = int(outside[outside > 0].min()) if (outside > 0).any() else 0
+    if weights.other_script and (hangul[left] != has_hangul(whole.query_text)).any():
+        substitute = vector_rank + weights.other_script_offset  # script_sides' substitute rank
+        keyword_rank = min(keyword_rank, substitute) if keyword_rank else substitute
+    recency_rank = 0
+    if recency is not None and ((late := recency[left]) > 0).any():
+        recency_rank = int(late[late > 0].min())
+    bound = bound_outside(whole, weights, vector_rank, keyword_rank, recency_rank,
+                          tagged=tagged is not None and bool((tagged & left).any()))
+    eligible_left = bool(similarities[left].max() >= min_score)
+
+    picked = np.flatnonzero(chosen)
+    slots = kept[picked]
+    ordered = np.sort(vector)
+    ended = None if whole.ended is None else whole.ended[picked]
+    status_of = None if ended is None else shard.statuses(slots, slots, now, ended)
+    c = Candidates(
+        whole.collection, AsOf(whole.collection, _Held(shard.slots, slots), now, status_of),
+        keyword_ranks[picked], whole.query_text, whole.intent, whole.names, ended, hangul[picked],
+        status_of,
+        None if whole.published is None else whole.published[picked],
+        None if tagged is None else lambda _: tagged[picked],  # its terms: the same as above
+        vector_ranks=n - np.searchsorted(ordered, vector[picked], side="right") + 1,
+        recency_ranks=None if recency is None else recency[picked])
+    sims = similarities[picked]
+    levels, fused = fuse_levels(c, sims, weights)
+    hits = best(fused, sims, min_score, limit)
+    if len(hits) < limit and eligible_left:
+        return None
+    if hits:
+        place = int(np.count_nonzero(fused >= fused[hits[-1]]))
+        standing = levels if status_order_applies(c) else fused
+        if -np.partition(-standing, place - 1)[place - 1] <= bound:
+            return None
+    return [to_hit(c.collection, c.docs[i], float(sims[i]), float(fused[i])) for i in hits]
 
 
 class _Held(LazyDocs):
@@ -339,33 +515,44 @@ class _Held(LazyDocs):
 def _bm25(shard: Shard, kept: np.ndarray, query: str) -> np.ndarray:
     """BM25 of `query` over the kept slots, with the statistics of those documents only and the
     arithmetic of bm25s (float32 scores per term, summed in the query's term order), so the ranks
-    equal those of ExactStrategy's bm25s index over the same texts."""
+    equal those of ExactStrategy's bm25s index over the same texts. When every slot is kept, each
+    term's scores are the shard's own until it changes (Shard.term_scores)."""
     scores = np.zeros(len(kept), dtype=np.float32)
     terms = query_terms(query)
     if not terms:
         return scores
-    lengths = shard.lengths[kept]
-    average = lengths.mean()
-    factor = BM25_K1 * ((1 - BM25_B) + BM25_B * lengths / average)
-    total = len(kept)
+    if len(kept) == len(shard.slots):  # every slot is kept: a slot is its own position
+        for term in terms:
+            if (found := shard.term_scores(term)) is not None:
+                scores[found[0]] += found[1]
+        return scores
+    factor = _length_factor(shard.lengths[kept])
     per_term: dict[str, tuple[np.ndarray, np.ndarray] | None] = {}
     for term in terms:
         if term not in per_term:
             slots, tf = shard.posting(term)
             at = np.searchsorted(kept, slots)
-            inside = (at < total) & (kept[np.minimum(at, total - 1)] == slots)
-            if not inside.any():
-                per_term[term] = None  # not in the kept documents' vocabulary: skipped, as bm25s does
-                continue
-            where, freq = at[inside], tf[inside]
-            df = len(where)
-            idf = np.float32(math.log(1 + (total - df + 0.5) / (df + 0.5)))
-            tfc = freq / (factor[where] + freq)
-            per_term[term] = (where, (np.float64(idf) * tfc).astype(np.float32))
-        found = per_term[term]
-        if found is not None:
+            inside = (at < len(kept)) & (kept[np.minimum(at, len(kept) - 1)] == slots)
+            per_term[term] = _term_scores(at[inside], tf[inside], factor, len(kept))
+        if (found := per_term[term]) is not None:
             scores[found[0]] += found[1]
     return scores
+
+
+def _length_factor(lengths: np.ndarray) -> np.ndarray:
+    return BM25_K1 * ((1 - BM25_B) + BM25_B * lengths / lengths.mean())
+
+
+def _term_scores(where: np.ndarray, freq: np.ndarray, factor: np.ndarray, total: int
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
+    """One term's BM25 scores at the positions holding it; None where none does (a term not in
+    the documents' vocabulary is skipped, as bm25s does)."""
+    if not len(where):
+        return None
+    df = len(where)
+    idf = np.float32(math.log(1 + (total - df + 0.5) / (df + 0.5)))
+    tfc = freq / (factor[where] + freq)
+    return where, (np.float64(idf) * tfc).astype(np.float32)
 
 
 def _epoch(value: datetime) -> float:

@@ -184,7 +184,9 @@ def rank_array(values: Sequence[float] | np.ndarray, *, positive_only: bool = Fa
         return result
     if not len(array):
         return np.zeros(0, dtype=np.int64)
-    order = np.argsort(-array, kind="stable")
+    # equal values share the rank of their run whatever their order within it, so the sort need
+    # not be stable (NumPy's default sort is several times faster than its stable one)
+    order = np.argsort(-array)
     ordered = array[order]
     starts = np.r_[True, ordered[1:] != ordered[:-1]]
     shared = np.maximum.accumulate(np.where(starts, np.arange(len(array)), 0)) + 1
