@@ -7,6 +7,7 @@ import asyncio
 import json
 import os
 import platform
+import statistics
 import subprocess
 import tempfile
 import time
@@ -127,6 +128,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     report["machine"]["load_average_at_end"] = list(os.getloadavg())
     if parts >= {"sync", "chat", "retrieval", "search"}:
         report.update(headline(report, args.model_ms))
+    elif parts >= {"chat", "retrieval"}:
+        report["baseline_ratios"] = baseline_ratios(report["chat"], report["retrieval"])
     return report
 
 
@@ -149,28 +152,36 @@ async def chat_part(stack: BenchStack, args: argparse.Namespace, report: dict[st
     chatbot = spawn_chatbot(stack, "chatbot-api", env, args.chat_workers)
     sync_proc = stack.spawn("query-sync", ["-m", "query_sync"], env, port_env="SYNC_PORT")
     command = stack.spawn("command-api", ["-m", "command_api"], env, port_env="COMMAND_PORT")
-    # the bare endpoint's relay publishes to topics of its own, which nothing consumes
+    # the bare endpoints' relays publish to topics of their own, which nothing consumes; each
+    # reads the catalog's vectors from the chat database and embeds on one BLAS thread, as
+    # chatbot-api does
     bare = stack.spawn("bare-chat", [*uvicorn("bare_chat", args.chat_workers)],
-                       {**stack.env(bare_url, CHAT_DB, topics="-bare"), **openai_model},
-                       ready_path=None)
+                       {**stack.env(bare_url, CHAT_DB, topics="-bare"), **openai_model,
+                        "OPENBLAS_NUM_THREADS": "1"}, ready_path=None, timeout=180)
+    # the same endpoint calling the OpenAI SDK itself instead of LangChain's client
+    bare_sdk = stack.spawn("bare-sdk", [*uvicorn("bare_chat", args.chat_workers)],
+                           {**stack.env(await stack.new_database("bare_sdk"), CHAT_DB,
+                                        topics="-bare-sdk"),
+                            **openai_model, "BARE_MODEL_CLIENT": "sdk", "OPENBLAS_NUM_THREADS": "1"},
+                           ready_path=None, timeout=180)
     # The same service answered by Claude's wire: the same database, sessions and users.
     chatbot_anthropic = spawn_chatbot(stack, "chatbot-api-anthropic", {**env, **anthropic_model},
                                       args.chat_workers)
     await asyncio.sleep(2)  # let the services settle before "at rest"
     token_settings = CommonSettings(environment="test")
-    cpu_pids = {p.name: p.proc.pid for p in (chatbot, sync_proc, command, bare, model)}
+    cpu_pids = {p.name: p.proc.pid for p in (chatbot, sync_proc, command, bare, bare_sdk, model)}
     cpu_pids |= {s.name: s.proc.pid for s in stack.servers}
     cpu_pids |= {f"mariadb{'' if i == 0 else i}": pid
                  for i, pid in enumerate(pids_named("mariadbd", "mysqld"))}
     cpu_pids["bench-client"] = os.getpid()
     caught_up = ProjectionWatch(mysql_url, stack.mongo.url if stack.mongo else "", CHAT_DB)
     report["chat"] = await measure_chat.measure(
-        chatbot, bare, model, token_settings,
+        chatbot, bare, bare_sdk, model, token_settings,
         {"chatbot-api": chatbot, "query-sync": sync_proc, "command-api": command},
         args.runs, args.chat_seconds, args.saturation_users, [1, 10, 50], args.model_ms,
         args.profile, cpu_pids, caught_up, chatbot_anthropic)
     await caught_up.close()
-    for process in (chatbot, chatbot_anthropic, sync_proc, command, bare, model):
+    for process in (chatbot, chatbot_anthropic, sync_proc, command, bare, bare_sdk, model):
         stack.stop_process(process)
 
 
@@ -250,6 +261,7 @@ def headline(report: dict[str, Any], model_ms: int) -> dict[str, Any]:
     }
     for concurrent, runs in retrieval["embedding_concurrency"].items():
         out[f"embedding_p95_ms_{concurrent}"] = median_of(runs, "p95")
+    out.update(baseline_ratios(chat, retrieval))
     figures: dict[str, Any] = {
         "sync_ratio": runs_summary(sync["ratios"], 3),
         "sync_query_sync_events_per_s": runs_summary(sync["query_sync_events_per_s"], 0),
@@ -309,7 +321,49 @@ def headline(report: dict[str, Any], model_ms: int) -> dict[str, Any]:
                                   "met": out["verified_check_p95_ms"] <= TARGETS["verified_check_p95_ms"]},
         "search_p95_ms_200k": {"target": f"<= {TARGETS['search_p95_ms_200k']}",
                                "met": out["search_p95_ms_200k"] <= TARGETS["search_p95_ms_200k"]},
+        "chat_cpu_vs_sdk_ratio": {"target": "<= 1.5", "met": out["chat_cpu_vs_sdk_ratio"] <= 1.5},
+        "openai_vs_anthropic_p95_ratio_10u": {
+            "target": "<= 1.1", "met": out["openai_vs_anthropic_p95_ratio_10u"] <= 1.1},
+        "catalog_vs_bare_p95_ratio_10u": {
+            "target": "<= 1.2", "met": out["catalog_vs_bare_p95_ratio_10u"] <= 1.2},
+        "index_vs_bare_p95_ratio_10000": {
+            "target": "<= 3", "met": out["index_vs_bare_p95_ratio_10000"] <= 3},
+        "index_vs_bare_p95_ratio_50000": {
+            "target": "<= 3", "met": out["index_vs_bare_p95_ratio_50000"] <= 3},
     }
+    return out
+
+
+def baseline_ratios(chat: dict[str, Any], retrieval: dict[str, Any]) -> dict[str, Any]:
+    """Each part of a turn against its bare baseline in the same run (medians of the runs):
+    chatbot-api's CPU per general turn over the raw-SDK bare endpoint's, the OpenAI wire's p95
+    over the Anthropic wire's, catalog turns' p95 and CPU over the bare catalog endpoint's, and the
+    index search's p95 over the bare matrix product's."""
+    lat, cpu = chat["latency"], chat["throughput"]["cpu"]
+    out: dict[str, Any] = {
+        "chat_cpu_ms_per_turn": median_of([c["chatbot_api_ms_per_request"] for c in cpu], "chatbot-api"),
+        "bare_cpu_ms_per_turn": median_of([c["bare_ms_per_request"] for c in cpu], "bare-chat"),
+        "bare_sdk_cpu_ms_per_turn": median_of([c["bare_sdk_ms_per_request"] for c in cpu], "bare-sdk"),
+        "chat_cpu_vs_sdk_ratio": round(statistics.median(
+            c["chatbot_api_ms_per_request"]["chatbot-api"] / c["bare_sdk_ms_per_request"]["bare-sdk"]
+            for c in cpu), 3),
+        "openai_vs_anthropic_p95_ratio_10u": round(
+            median_of(lat["general_10u"], "p95") / median_of(lat["anthropic_general_10u"], "p95"), 3),
+        "bare_catalog_p95_ms_10u": median_of(lat["bare_retrieval_10u"], "p95"),
+        "bare_catalog_p95_ms_50u": median_of(lat["bare_retrieval_50u"], "p95"),
+        "catalog_cpu_ms_per_turn": median_of(
+            [c["chatbot_api_ms_per_request"] for c in chat["catalog_cpu"]], "chatbot-api"),
+        "bare_catalog_cpu_ms_per_turn": median_of(
+            [c["bare_ms_per_request"] for c in chat["catalog_cpu"]], "bare-chat"),
+    }
+    for n in (10, 50):
+        out[f"catalog_p95_ms_{n}u_projection_paused"] = median_of(
+            lat[f"retrieval_{n}u_projection_paused"], "p95")
+        out[f"catalog_vs_bare_p95_ratio_{n}u"] = round(
+            out[f"catalog_p95_ms_{n}u_projection_paused"] / out[f"bare_catalog_p95_ms_{n}u"], 3)
+    for items in ("10000", "50000"):
+        out[f"index_vs_bare_p95_ratio_{items}"] = round(
+            median_of(retrieval[items]["runs"], "p95") / median_of(retrieval[items]["bare_runs"], "p95"), 2)
     return out
 
 
@@ -365,6 +419,24 @@ def table(report: dict[str, Any]) -> str:
                  "", ""))
     for key in ("chat_retrieval_p95_ms_10u", "chat_retrieval_p95_ms_50u"):
         rows.append((key, f"{report[key]} ms", "median of the runs", mark(key)))
+    for name, key, unit in (
+            ("CPU per general turn, chatbot-api", "chat_cpu_ms_per_turn", " ms"),
+            ("CPU per general turn, bare endpoint (LangChain)", "bare_cpu_ms_per_turn", " ms"),
+            ("CPU per general turn, bare endpoint (OpenAI SDK)", "bare_sdk_cpu_ms_per_turn", " ms"),
+            ("  chatbot-api / raw-SDK bare endpoint", "chat_cpu_vs_sdk_ratio", ""),
+            ("OpenAI wire p95 / Anthropic wire p95, 10 users", "openai_vs_anthropic_p95_ratio_10u", ""),
+            ("catalog p95, 10 users, projection paused", "catalog_p95_ms_10u_projection_paused", " ms"),
+            ("bare catalog endpoint p95, 10 users", "bare_catalog_p95_ms_10u", " ms"),
+            ("  catalog p95 / bare catalog p95, 10 users", "catalog_vs_bare_p95_ratio_10u", ""),
+            ("catalog p95, 50 users, projection paused", "catalog_p95_ms_50u_projection_paused", " ms"),
+            ("bare catalog endpoint p95, 50 users", "bare_catalog_p95_ms_50u", " ms"),
+            ("  catalog p95 / bare catalog p95, 50 users", "catalog_vs_bare_p95_ratio_50u", ""),
+            ("CPU per catalog turn, chatbot-api (10 users)", "catalog_cpu_ms_per_turn", " ms"),
+            ("CPU per catalog turn, bare catalog endpoint", "bare_catalog_cpu_ms_per_turn", " ms"),
+            ("index search p95 / bare product p95, 10,000 items", "index_vs_bare_p95_ratio_10000", ""),
+            ("index search p95 / bare product p95, 50,000 items", "index_vs_bare_p95_ratio_50000", "")):
+        rows.append((name, f"{report[key]}{unit}", "median of the runs",
+                     mark(key) if key in t else ""))
     rows.append(("verified-answer check p95 per turn (no match)", f"{report['verified_check_p95_ms']} ms",
                  "median of the runs", mark("verified_check_p95_ms")))
     rows.append(("verified-answer check p95 (a paraphrase matches)",

@@ -40,9 +40,10 @@ def profile(pid: int, seconds: float, out: Path | None) -> subprocess.Popen[byte
         return None
     spy = Path(sys.executable).parent / "py-spy"
     out.parent.mkdir(parents=True, exist_ok=True)
-    return subprocess.Popen([str(spy), "record", "-p", str(pid), "-d", str(int(seconds)), "-r", "200",
-                             "--format", "raw", "--nonblocking", "-o", str(out)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    with open(out.with_suffix(".log"), "wb") as errors:  # py-spy's own messages
+        return subprocess.Popen([str(spy), "record", "-p", str(pid), "-d", str(int(seconds)), "-r",
+                                 "200", "--format", "raw", "--nonblocking", "-o", str(out)],
+                                stdout=errors, stderr=subprocess.STDOUT)
 
 
 def memory_mb(pid: int) -> dict[str, float]:
