@@ -16,7 +16,7 @@ from pymongo import AsyncMongoClient
 from query_sync.adapters.catalog import CatalogProjector
 from query_sync.adapters.conversations import ConversationProjector
 from query_sync.adapters.dead_letters import DeadLetterPublisher
-from query_sync.adapters.search_index import SearchIndexer
+from query_sync.adapters.search_index import Deferral, SearchIndexer
 from query_sync.adapters.search_indexes import ensure_conversation_indexes, ensure_vector_indexes
 from query_sync.adapters.verified import VerifiedAnswerProjector
 from query_sync.catalog_documents import CATALOG_KINDS
@@ -61,10 +61,13 @@ class SyncWorker:
             db, embedder)
         self.consumer = ProjectionConsumer(settings, projectors, DeadLetterPublisher(settings),
                                            broker_compensations(settings))
+        # the projection first: the indexer waits while it is busy (for at most a bounded time)
         self.search_indexer = SearchIndexer(
             db, ttl_seconds=settings.sync_messages_ttl_seconds,
             batch_size=settings.sync_search_batch_size,
-            interval_seconds=settings.sync_search_interval_seconds)
+            interval_seconds=settings.sync_search_interval_seconds,
+            deferral=Deferral(lambda: self.consumer.busy(settings.sync_search_interval_seconds),
+                              settings.sync_search_max_deferral_seconds))
         self._indexer_stop = asyncio.Event()
         self._indexer_task: asyncio.Task[None] | None = None
         self.health = HealthServer(create_app(self.readiness_checks), settings.sync_host, settings.sync_port)

@@ -78,6 +78,9 @@ class SyncSettings(CommonSettings):
     sync_search_indexing: bool = True
     sync_search_batch_size: int = Field(default=500, ge=1)
     sync_search_interval_seconds: float = Field(default=1.0, gt=0)
+    # While the projection is busy (it applied records within the last interval) the indexer
+    # waits, at most this long at a time: the projection first, the index after (0: never waits).
+    sync_search_max_deferral_seconds: float = Field(default=30.0, ge=0)
 
     sync_sessions_ttl_seconds: int = Field(default=90 * _DAY, ge=1)
     sync_messages_ttl_seconds: int = Field(default=365 * _DAY, ge=1)

@@ -9,6 +9,10 @@ cannot leave it behind, a crash between the postings and the unmarking writes th
 again (`$addToSet`, `$set`: idempotent), and the first start after an upgrade marks every
 existing document once (a state document records that it did).
 
+The projection comes first: while it is applying records the indexer waits (Deferral), at most
+SYNC_SEARCH_MAX_DEFERRAL_SECONDS at a time, so a burst of events is projected at the projection's
+own pace and indexed after.
+
 - a message: its words' postings list its id under its session;
 - a live session: its title's words' postings list the session (`t`), once per title;
 - a deleted session: it is removed from every posting of its bucket.
@@ -24,8 +28,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
@@ -57,6 +62,8 @@ STATE_VERSION = 1  # raise it to re-index everything once (a change of the analy
 
 INDEXED = Counter("sync_search_indexed_total",
                   "Documents the conversation search index was brought up to date with", ["kind"])
+DEFERRED = Counter("sync_search_deferred_total",
+                   "Intervals the search indexer waited because the projection was busy")
 
 
 def posting_indexes(ttl_seconds: int) -> list[IndexSpec]:
@@ -131,12 +138,37 @@ class Postings:
         return out
 
 
+class Deferral:
+    """Whether to put indexing off now: while `busy()` says the projection is at work, for at most
+    `max_seconds` in a row (then one batch goes ahead, and the count starts again), so a backlog
+    of projection is never slowed by the index and the index never waits for ever."""
+
+    def __init__(self, busy: Callable[[], bool], max_seconds: float,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        self._busy = busy
+        self._max = max_seconds
+        self._monotonic = monotonic
+        self._since: float | None = None
+
+    def now(self) -> bool:
+        if not self._max or not self._busy():
+            self._since = None
+            return False
+        now = self._monotonic()
+        if self._since is None:
+            self._since = now
+        if now - self._since < self._max:
+            return True
+        self._since = None  # deferred long enough: this batch goes ahead
+        return False
+
+
 class SearchIndexer:
     """Brings the search index up to date with the marked documents; see the module docstring."""
 
     def __init__(self, db: AsyncDatabase[dict[str, Any]], *, ttl_seconds: int,
                  batch_size: int = 500, interval_seconds: float = 1.0,
-                 clock: Clock = utcnow) -> None:
+                 clock: Clock = utcnow, deferral: Deferral | None = None) -> None:
         self._db = db
         self._postings = db[POSTINGS]
         self._messages = db[MESSAGES]
@@ -145,6 +177,7 @@ class SearchIndexer:
         self.batch_size = batch_size
         self._interval = interval_seconds
         self._clock = clock
+        self._deferral = deferral
 
     async def prepare(self) -> None:
         """The indexes, and on the first start (or a new STATE_VERSION) every document marked."""
@@ -166,12 +199,15 @@ class SearchIndexer:
 
     async def run(self, stop: asyncio.Event) -> None:
         """Index until `stop` is set: batch after batch while there is a backlog, else every
-        interval. A failure (MongoDB away) is logged and tried again after the interval."""
+        interval, but not while the deferral says the projection comes first. A failure (MongoDB
+        away) is logged and tried again after the interval."""
         await self._until_prepared(stop)
         while not stop.is_set():
             pause = self._interval
             try:
-                if await self.run_once() >= self.batch_size:
+                if self._deferral is not None and self._deferral.now():
+                    DEFERRED.inc()
+                elif await self.run_once() >= self.batch_size:
                     continue  # a backlog: the next batch at once
             except Exception as exc:
                 logger.warning("search indexing failed (%s: %s); trying again", type(exc).__name__,

@@ -16,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
+import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 
 from aiokafka import AIOKafkaConsumer, TopicPartition
@@ -70,6 +72,7 @@ class ProjectionConsumer:
         self._consumer: AIOKafkaConsumer | None = None
         self._task: asyncio.Task[None] | None = None
         self._next_position_check = 0.0
+        self.last_records_at = -math.inf  # time.monotonic() of the last fetch that held records
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -88,6 +91,10 @@ class ProjectionConsumer:
             logger.warning("consumer did not stop within %.0fs; cancelling it", _STOP_TIMEOUT_SECONDS)
             self._task.cancel()
             await asyncio.wait([self._task], timeout=5)
+
+    def busy(self, within: float) -> bool:
+        """Whether a fetch held records in the last `within` seconds."""
+        return time.monotonic() - self.last_records_at < within
 
     async def check(self) -> None:
         """Readiness: raises ConsumerNotRunning unless the loop is up and consuming."""
@@ -164,6 +171,8 @@ class ProjectionConsumer:
                 await self._pause(backoff.next_delay())
                 continue
             backoff.reset()
+            if batch:
+                self.last_records_at = time.monotonic()
             await self._process_batch(batch, self._offsets.generation)
             await self._check_positions_if_due()
 
