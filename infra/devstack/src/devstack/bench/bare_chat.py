@@ -43,7 +43,7 @@ from pymongo import AsyncMongoClient
 from redis.asyncio import Redis
 from sqlalchemy import insert, select, update
 from sqlalchemy.dialects.mysql import insert as mysql_insert
-from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
 
 from chatbot_api.adapters.llm import build_chat_model, to_messages
 from chatbot_api.adapters.tokens import TokenCounter
@@ -173,17 +173,26 @@ async def chat(request: Request) -> dict[str, Any]:
                  "sources": None, "created_at": now, "version": row.version - 2 + i}
                 for i, (role, text) in enumerate((("user", question), ("assistant", answer)))]
         await conn.execute(insert(messages_t), rows)
-        events = [{"event_id": uuid.uuid4().hex, "aggregate_type": "conversation",
-                   "aggregate_id": session_id, "event_type": kind, "version": row.version - 2 + i,
-                   "body": json.dumps({"payload": rows[min(i, 1)]}, default=str), "created_at": now}
-                  for i, kind in enumerate(("ConversationMessageCreated", "ConversationMessageCreated",
-                                            "ConversationSessionUpdated"))]
-        await conn.execute(insert(outbox_events), events)
-        await conn.execute(usage.values(
-            user_id=user_id, day=now.date(), model=settings.model_name, requests=1,
-            prompt_tokens=input_tokens, completion_tokens=output_tokens, cost_usd=0))
+        await _events_and_usage(conn, session_id, user_id, rows, row.version - 2, now,
+                                ("ConversationMessageCreated", "ConversationMessageCreated",
+                                 "ConversationSessionUpdated"), input_tokens, output_tokens)
     relay.wake()
     return {"response": answer, "conversationId": session_id}
+
+
+async def _events_and_usage(conn: AsyncConnection, session_id: str, user_id: str,
+                            rows: list[dict[str, Any]], first_version: int, now: datetime,
+                            kinds: tuple[str, ...], input_tokens: int, output_tokens: int) -> None:
+    """The turn's events into the outbox (each carrying the message it is about, the last one the
+    reply) and the day's usage upsert, in the caller's transaction."""
+    events = [{"event_id": uuid.uuid4().hex, "aggregate_type": "conversation",
+               "aggregate_id": session_id, "event_type": kind, "version": first_version + i,
+               "body": json.dumps({"payload": rows[min(i, 1)]}, default=str), "created_at": now}
+              for i, kind in enumerate(kinds)]
+    await conn.execute(insert(outbox_events), events)
+    await conn.execute(usage.values(
+        user_id=user_id, day=now.date(), model=settings.model_name, requests=1,
+        prompt_tokens=input_tokens, completion_tokens=output_tokens, cost_usd=0))
 
 
 @app.post("/catalog")
@@ -215,15 +224,9 @@ async def catalog_turn(request: Request) -> dict[str, Any]:
             session_id=session_id, user_id=user_id, title=question[:50], created_at=now,
             last_message_at=now, is_active=True, message_count=2, version=4))
         await conn.execute(insert(messages_t), rows)
-        events = [{"event_id": uuid.uuid4().hex, "aggregate_type": "conversation",
-                   "aggregate_id": session_id, "event_type": kind, "version": 1 + i,
-                   "body": json.dumps({"payload": rows[min(i, 1)]}, default=str), "created_at": now}
-                  for i, kind in enumerate(("ConversationSessionCreated", "ConversationMessageCreated",
-                                            "ConversationMessageCreated"))]
-        await conn.execute(insert(outbox_events), events)
-        await conn.execute(usage.values(
-            user_id=user_id, day=now.date(), model=settings.model_name, requests=1,
-            prompt_tokens=input_tokens, completion_tokens=output_tokens, cost_usd=0))
+        await _events_and_usage(conn, session_id, user_id, rows, 1, now,
+                                ("ConversationSessionCreated", "ConversationMessageCreated",
+                                 "ConversationMessageCreated"), input_tokens, output_tokens)
     relay.wake()
     return {"response": answer, "conversationId": session_id,
             "sources": [d["document_id"] for d in found]}
