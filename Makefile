@@ -2,7 +2,8 @@
 #   make install   pinned uv in .tools/, then the locked environment in .venv (only when the lock changed)
 #   make run       the embedded stack (SQLite, Tansu, SecantusDB, redis-server) and all three services
 #   make stop      stop a make run of this checkout left running elsewhere (its terminal gone too)
-#   make test      unit, integration and e2e tests (MariaDB on :3306 and Redis on :6379 must be up)
+#   make test      unit, integration and e2e tests (MariaDB on :3306 and Redis on :6379 must be up;
+#                  TEST_WORKERS=2 processes, then the solo tests alone)
 #   make test-slow the slow suites (reliability, load, fuzzing); CI runs it after make test
 #   make lint      ruff and mypy
 #   make token USER=1001 [ROLE=ADMIN]   a development JWT, printed as the last line
@@ -70,8 +71,14 @@ stop: ## stop the make run of this checkout from another terminal (its pid files
 	$(PY) -m devstack.run --root "$(CURDIR)" --stop
 
 # PYTEST_ARGS replaces the test paths: `make test PYTEST_ARGS=tests/unit/test_x.py` runs that file.
+# TEST_WORKERS pytest processes share the tests, a file at a time (its module fixtures start once),
+# in collection order (the end-to-end files, the longest, first); then the `solo` tests run alone:
+# they hold a whole make run to a time bound that a second worker's load would break.
+TEST_WORKERS ?= 2
 test: install ## unit, integration and e2e tests, without the slow suites (CI runs both)
-	$(VENV)/bin/pytest -p no:cacheprovider -m "not slow" $(or $(PYTEST_ARGS),tests)
+	$(VENV)/bin/pytest -p no:cacheprovider -m "not slow and not solo" -n $(TEST_WORKERS) \
+		--dist loadfile --no-loadscope-reorder $(or $(PYTEST_ARGS),tests)
+	$(VENV)/bin/pytest -p no:cacheprovider -m "solo and not slow" $(or $(PYTEST_ARGS),tests) || [ $$? -eq 5 ]
 
 # pytest exits 5 when it selects no test: no slow suite is not a failure.
 test-slow: install ## the slow suites: reliability under faults, load invariant, API fuzzing

@@ -77,6 +77,19 @@ def test_port_in_use_is_detected_and_a_port_wanted_twice_too(listening):
     ]
 
 
+def test_free_ports_lie_below_the_ephemeral_range_and_are_never_handed_out_twice():
+    """A client connection's local end can take a port of the ephemeral range between free_port
+    and the server's bind (a make-run test failed so): the ports chosen lie below it."""
+    start = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    ports = [free_port() for _ in range(200)]
+    assert len(set(ports)) == len(ports)
+    assert all(1024 <= port < start for port in ports)
+    for port in ports[:20]:
+        assert not port_in_use(port)
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", port))
+
+
 def test_launcher_refuses_a_busy_port_before_starting_anything(tmp_path, listening):
     proc = _launch(tmp_path, _launcher_env(COMMAND_PORT=str(listening)))
     output, _ = proc.communicate(timeout=30)

@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import os
 import pickle
 import sys
 import tempfile
@@ -133,7 +134,10 @@ async def load_catalog(db: AsyncDatabase[dict[str, Any]], embedder: Embedder, se
     documents = {kind.collection: await db[kind.collection].find(
         {"document_id": {"$in": [e.aggregate_id for e in seed_events(kind, seed_dir)]}},
         {"_id": 0}).to_list() for kind in CATALOG_KINDS}
-    cache.write_bytes(pickle.dumps(documents))
+    # written whole, then renamed: another process (a second test worker) may read it meanwhile
+    partial = cache.with_suffix(f".{os.getpid()}.partial")
+    partial.write_bytes(pickle.dumps(documents))
+    partial.replace(cache)
 
 
 def collections_of(options: dict[str, bool]) -> list[Collection]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import shutil
 import signal
 import socket
@@ -38,11 +39,48 @@ class Tether(Protocol):
         """Run in the parent as soon as the child exists, before any readiness wait."""
 
 
+# Ports handed out by free_port in this process: never the same one twice.
+_handed_out: set[int] = set()
+# free_port's first choice lies between this port and the start of the ephemeral range.
+_LOWEST_CHOSEN = 20000
+
+
+def _ephemeral_start() -> int:
+    """Where the kernel's range of ports for client connections begins (32768 when unknown)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+def _bindable(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
 def free_port() -> int:
-    """A TCP port the kernel says is free on loopback now."""
+    """A TCP port free on loopback now, chosen at random below the kernel's ephemeral range.
+
+    A port from the ephemeral range (what binding port 0 gives) can be taken by the local end of
+    any client connection, a test's HTTP client or a driver's pool, between this call and the
+    server's bind: the server then fails to start with "address in use". Below the range only
+    listeners take ports. Falls back to the kernel's choice when that band is full or absent."""
+    start = _ephemeral_start()
+    if start - _LOWEST_CHOSEN >= 1000:
+        for _ in range(100):
+            port = random.randrange(_LOWEST_CHOSEN, start)
+            if port not in _handed_out and _bindable(port):
+                _handed_out.add(port)
+                return port
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+        port = int(sock.getsockname()[1])
+    _handed_out.add(port)
+    return port
 
 
 def port_open(port: int, host: str = "127.0.0.1") -> bool:
