@@ -26,6 +26,14 @@ KEEPALIVE = 2.0
 USERS, MESSAGES_PER_USER, SESSIONS_PER_USER = 50, 20, 4
 
 
+def _unhandled(stack: Stack) -> str:
+    """chatbot-api's log from its first unhandled error on (its traceback names the cause of a 500;
+    the log goes with the test session's temporary folder)."""
+    text = stack.log("chatbot").read_text(encoding="utf-8", errors="replace")
+    first = text.find("unhandled error")
+    return "no unhandled error in chatbot-api's log" if first < 0 else text[first:first + 6000]
+
+
 async def _all_documents(stack: Stack) -> tuple[int, int]:
     client: AsyncMongoClient[dict[str, object]] = AsyncMongoClient(stack.env["MONGODB_URI"])
     try:
@@ -64,7 +72,7 @@ async def test_fifty_users_times_twenty_messages_hold_the_invariant(own_stack: S
     limits = httpx.Limits(max_connections=200, keepalive_expiry=KEEPALIVE)
     async with httpx.AsyncClient(limits=limits) as client:
         await asyncio.gather(*(user_load(client, u) for u in users))
-    assert failures == [], f"{len(failures)} failed: {failures[:5]}"
+    assert failures == [], f"{len(failures)} failed: {failures[:5]}\n{_unhandled(stack)}"
 
     command = await command_view(stack.env["MYSQL_URL"])  # the whole (fresh) command store
     assert len(command.sessions) == USERS * SESSIONS_PER_USER

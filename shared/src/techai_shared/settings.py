@@ -25,7 +25,9 @@ class CommonSettings(BaseSettings):
     environment: Literal["development", "test", "production"] = "development"
 
     mysql_url: str = "sqlite+aiosqlite:///./.run/data/techai.db"
-    mysql_pool_size: int = 10
+    mysql_pool_size: int = Field(default=10, ge=1)
+    # How long a request waits for a pooled connection before it is answered 503 (a burst queues).
+    mysql_pool_timeout_seconds: float = Field(default=30.0, gt=0)
     # Ping a pooled connection before use only if it sat idle this long (0: before every use).
     mysql_ping_after_idle_seconds: float = Field(default=5.0, ge=0)
     kafka_bootstrap_servers: str = "127.0.0.1:19092"

@@ -16,6 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import iter_route_contexts
 from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
@@ -105,6 +106,13 @@ def install_error_handlers(app: FastAPI, shapes: Mapping[str, ErrorShape] | None
         # Connection-level failures of the command store: nothing was written, a retry may succeed.
         logger.warning("command store unavailable: %s", type(exc).__name__)
         return respond(request, ErrorCode.SERVICE_UNAVAILABLE, "the command store is unavailable",
+                       None, {"Retry-After": "5"})
+
+    @app.exception_handler(PoolTimeoutError)
+    async def _store_busy(request: Request, exc: Exception) -> JSONResponse:
+        # Every pooled connection stayed busy for MYSQL_POOL_TIMEOUT_SECONDS: nothing was written.
+        logger.warning("command store busy: no pooled connection within the pool timeout")
+        return respond(request, ErrorCode.SERVICE_UNAVAILABLE, "the command store is busy",
                        None, {"Retry-After": "5"})
 
     @app.exception_handler(Exception)
