@@ -44,6 +44,41 @@ _STOP_TIMEOUT_SECONDS = 30.0
 _POSITION_TIMEOUT_SECONDS = 1.0
 
 
+class Activity:
+    """Whether the consumer is applying records, or was in the last seconds: what the search
+    indexer gives way to. A batch can take seconds to apply (embeddings, a slow store); it counts
+    as busy from its fetch to its last write, not only at the moment it was fetched."""
+
+    def __init__(self, monotonic: Callable[[], float] = time.monotonic) -> None:
+        self._monotonic = monotonic
+        self._applying = False
+        self._last = -math.inf  # when records were last being applied
+
+    @contextlib.contextmanager
+    def applying(self, records: bool) -> Iterator[None]:
+        if not records:
+            yield
+            return
+        self._applying = True
+        try:
+            yield
+        finally:
+            self._applying = False
+            self._last = self._monotonic()
+
+    @contextlib.contextmanager
+    def waiting(self) -> Iterator[None]:
+        """A wait inside a batch (a retry's backoff): not busy meanwhile, the CPU is free."""
+        applying, self._applying = self._applying, False
+        try:
+            yield
+        finally:
+            self._applying = applying
+
+    def busy(self, within: float) -> bool:
+        return self._applying or self._monotonic() - self._last < within
+
+
 class ProjectionConsumer:
     """Consumes the topics of `projectors` (topic -> projector) in the sync consumer group.
 
@@ -72,7 +107,7 @@ class ProjectionConsumer:
         self._consumer: AIOKafkaConsumer | None = None
         self._task: asyncio.Task[None] | None = None
         self._next_position_check = 0.0
-        self.last_records_at = -math.inf  # time.monotonic() of the last fetch that held records
+        self.activity = Activity()
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -93,8 +128,8 @@ class ProjectionConsumer:
             await asyncio.wait([self._task], timeout=5)
 
     def busy(self, within: float) -> bool:
-        """Whether a fetch held records in the last `within` seconds."""
-        return time.monotonic() - self.last_records_at < within
+        """Whether records are being applied now or were in the last `within` seconds."""
+        return self.activity.busy(within)
 
     async def check(self) -> None:
         """Readiness: raises ConsumerNotRunning unless the loop is up and consuming."""
@@ -171,9 +206,8 @@ class ProjectionConsumer:
                 await self._pause(backoff.next_delay())
                 continue
             backoff.reset()
-            if batch:
-                self.last_records_at = time.monotonic()
-            await self._process_batch(batch, self._offsets.generation)
+            with self.activity.applying(bool(batch)):
+                await self._process_batch(batch, self._offsets.generation)
             await self._check_positions_if_due()
 
     async def _process_batch(self, batch: Mapping[TopicPartition, list[Record]], generation: int) -> None:
@@ -240,7 +274,8 @@ class ProjectionConsumer:
         """The wait between attempts at a record; cut short by stop(), given up on revocation."""
         if self._offsets.step_interrupted():
             raise Interrupted
-        await self._pause(delay)
+        with self.activity.waiting():  # a record stuck on a failing store leaves the CPU to others
+            await self._pause(delay)
         if self._offsets.step_interrupted():
             raise Interrupted
 
