@@ -69,3 +69,21 @@ def test_every_shipped_korean_term_is_hangul_so_it_can_match():
             continue
         korean = line.split("\t")[0]
         assert all("\uac00" <= ch <= "\ud7a3" or ch == " " for ch in korean), line
+
+
+def test_the_entries_a_question_is_matched_against_are_all_that_could_match(monkeypatch):
+    """equivalents() reads only the entries filed under a character pair of the question: it gives
+    what reading every entry gives, for the sample's texts and the glossary's own terms."""
+    import json
+    from pathlib import Path
+
+    glossary = default_glossary()
+    seed = Path(__file__).resolve().parents[2] / "infra" / "seed"
+    texts = [json.loads(line)["query"] for path in sorted(seed.glob("queries-*.jsonl"))
+             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for entry in glossary._entries:
+        texts += [entry.korean + "이", *(t.upper() + "s" for t in entry.english)]
+    prefiltered = [glossary.equivalents(t) for t in texts]
+    monkeypatch.setattr(glossary, "_candidates", lambda spaced, lowered: range(len(glossary)))
+    assert [glossary.equivalents(t) for t in texts] == prefiltered
+    assert sum(map(bool, prefiltered)) > 500

@@ -104,3 +104,89 @@ def test_the_kept_term_scores_follow_every_write_of_the_shard():
     expected = fresh({0: texts[0], 1: "rust security", 2: texts[2], 3: texts[3], 4: "kafka kafka kafka"})
     assert scores(shard) == scores(expected)
     assert scores(shard) != first
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_keyword_ranks_read_from_the_sorted_scores_are_rank_arrays(seed):
+    from chatbot_api.retrieval.index import _Ranked
+
+    rng = np.random.default_rng(seed)
+    # BM25-like float32 scores: most documents match nothing, the rest with many ties
+    scores = np.where(rng.random(5_000) < 0.4, np.round(rng.random(5_000), 2), 0).astype(np.float32)
+    expected = rank_array(scores, positive_only=True)
+    ranked = _Ranked(scores)
+    assert np.array_equal(ranked.ranks(scores), expected)
+    assert int(ranked.ranks(scores.max())) == 1 and int(ranked.ranks(np.float32(0))) == 0
+    for cut in (1, 100, 256, 1_900, 1_999, 2_000, 4_999):
+        assert np.array_equal(ranked.within(cut), (expected > 0) & (expected <= cut)), cut
+    assert not _Ranked(np.zeros(10, dtype=np.float32)).within(5).any()
+
+
+def test_the_titles_are_numbered_as_the_documents_hold_them_through_renames_and_compaction():
+    shard = Shard(Collection.CONTESTS, 2)
+    for i in range(300):
+        shard.put({**_doc(i, []), "title": f"Contest {i % 40}"}, "m")
+    for round_ in range(2, 6):  # renamed again and again: the old titles are dropped on the way
+        for i in range(300):
+            shard.put({**_doc(i, []), "version": round_, "title": f"Renamed {round_} {i % 50}"}, "m")
+    for i in range(0, 300, 2):  # half removed: the shard compacts
+        shard.remove(f"c-{i}", 9)
+    held = [s for s in shard.slots if s is not None]
+    assert len(held) == 150
+    for at, slot in enumerate(shard.slots):
+        if slot is not None:
+            assert shard.title_names[shard.title_ids[at]] == (slot.doc["title"], slot.doc["title"])
+    assert len(shard.title_names) <= 2 * len(shard.slots) + 64
+
+
+def test_the_names_rules_read_the_same_titles_from_the_shard_as_from_the_documents():
+    """names_ranking reads title_of (a title, else an item's title); the rule that a question names
+    a contest reads the document's own title: both the same from the shard's numbering."""
+    from chatbot_api.retrieval.fusion import Candidates
+    from chatbot_api.retrieval.intent import read_intent
+
+    docs = [{**_doc(0, []), "title": "Kafka Streams Challenge"},
+            {**_doc(1, []), "title": "", "item_title": "Codeforge Championship"},
+            {**_doc(2, []), "item_title": "Codeforge Championship"},
+            {**_doc(3, []), "title": "Kafka Streams Challenge"}]
+    shard = Shard(Collection.CONTESTS, 2)
+    for doc in docs:
+        shard.put(doc, "m")
+    at = np.arange(4)
+    common = (Collection.CONTESTS, docs, [1, 2, 3, 4], "codeforge", read_intent("codeforge"), (),
+              None, None, None)
+    from_docs = Candidates(*common)
+    from_shard = Candidates(*common, title_ids=shard.title_ids[:4], title_names=shard.title_names)
+    for own in (False, True):
+        expected, which = from_docs.titles_of(at, own=own)
+        got, got_which = from_shard.titles_of(at, own=own)
+        assert [expected[i] for i in which] == [got[i] for i in got_which], own
+    names, which = from_shard.titles_of(at, own=True)
+    assert [names[i] for i in which] == ["Kafka Streams Challenge", "", "", "Kafka Streams Challenge"]
+
+
+def test_a_tag_whose_parts_repeat_is_taken_out_with_its_document():
+    shard = Shard(Collection.NEWS, 2)
+    shard.put(_doc(1, ["bye-bye", "llm"]), "m")
+    shard.put(_doc(2, ["llm"]), "m")
+    shard.put({**_doc(1, ["bye-bye"]), "version": 2}, "m")  # retagged: its llm goes
+    assert shard.remove("c-1", 5)
+    kept = np.flatnonzero(shard.alive[:len(shard.slots)])
+    assert list(shard.tagged_among(kept, frozenset({"bye"}))) == [False]
+    assert list(shard.tagged_among(kept, frozenset({"llm"}))) == [True]
+    assert "bye" not in shard._tags_with
+
+
+def test_standardising_by_script_gives_numpys_mean_and_std_per_script():
+    from chatbot_api.retrieval.fusion import standardised_by_script
+
+    rng = np.random.default_rng(8)
+    for size, share in ((10_000, 0.5), (3_000, 0.02), (500, 0.0), (500, 1.0), (2, 0.5), (1, 1.0)):
+        sims = np.round(rng.random(size), 3)
+        hangul = rng.random(size) < share
+        expected = np.zeros(size)
+        for group in (hangul, ~hangul):
+            if group.sum() >= 2 or (group.all() and size):
+                spread = sims[group]
+                expected[group] = (spread - spread.mean()) / max(float(spread.std()), 1e-9)
+        assert np.array_equal(standardised_by_script(sims, hangul), expected), (size, share)

@@ -119,8 +119,43 @@ def test_a_small_shard_and_a_limit_near_its_size_are_fused_whole(monkeypatch):
         large, query, "해커톤", filters, FusionWeights(), 600, 0.0)]
 
 
+def test_a_query_vector_of_nan_is_fused_whole_and_answers_as_the_whole_fusion_does():
+    rng = np.random.default_rng(3)
+    large = _shard(Collection.NEWS, 2_100, rng)
+    query = np.full(DIMENSIONS, np.nan)  # an embedding gone wrong
+    filters = SearchFilters(as_of=NOW)
+    hits = search_shard(large, query, "AI 뉴스", 5, 0.0, filters, FusionWeights())
+    assert [h.document_id for h in hits] == [t[0] for t in _whole(
+        large, query, "AI 뉴스", filters, FusionWeights(), 5, 0.0)]
+
+
 def test_a_tag_of_no_words_matches_no_question():
     from chatbot_api.retrieval.fusion import tagged_with
 
     assert not tagged_with(["", "-", "/"], frozenset({"llm"}))
     assert tagged_with(["", "LLM"], frozenset({"llm"}))
+
+
+@pytest.mark.parametrize("kind", ["spread", "ties", "alike-in-float32", "duplicates"])
+def test_the_vector_order_from_float32_gives_the_float64_cut_and_ranks(kind):
+    rng = np.random.default_rng(len(kind))
+    for _ in range(300):
+        n = int(rng.integers(2, 400))
+        values = _population(kind, n, rng)
+        order, ordered = index_module._Order(values), np.sort(values)
+        for k in {1, n, int(rng.integers(1, n + 1))}:
+            assert order.best(k) == ordered[n - k]
+        members = values[rng.choice(n, size=int(rng.integers(1, n + 1)), replace=False)]
+        expected = n - np.searchsorted(ordered, members, side="right") + 1
+        assert (order.ranks(members) == expected).all()
+
+
+def _population(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
+    if kind == "spread":
+        return rng.normal(size=n)
+    if kind == "ties":
+        return np.round(rng.normal(size=n), 2)
+    if kind == "alike-in-float32":  # every value rounds to the same float32
+        return 0.5 + rng.normal(size=n) * 1e-9
+    # groups of seven equal values, some a hair apart: many rounded values shared
+    return np.repeat(rng.normal(size=n // 7 + 1), 7)[:n] + rng.integers(0, 2, n) * 1e-12

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -86,6 +87,22 @@ class Candidates:
     # the script-corrected vector side's, and the recency ranking's where it applies
     vector_ranks: np.ndarray | None = None
     recency_ranks: np.ndarray | None = None
+    # each document's titles (`title_pair`) as a number and the titles by number, where the caller
+    # holds them apart from `docs` (whose reading derives a contest's status): the names rules'
+    title_ids: np.ndarray | None = None
+    title_names: Sequence[tuple[str, str]] | None = None
+
+    def titles_of(self, at: np.ndarray, *, own: bool = False) -> tuple[list[str], np.ndarray]:
+        """The distinct titles of the documents at `at` (title_of's; with `own`, the document's
+        own "title" only), and for each document the position of its own among them."""
+        side = 1 if own else 0
+        if self.title_ids is not None and self.title_names is not None:
+            numbers, which = np.unique(self.title_ids[at], return_inverse=True)
+            return [self.title_names[int(n)][side] for n in numbers], which.reshape(-1)
+        distinct: dict[str, int] = {}
+        which = np.asarray([distinct.setdefault(title_pair(self.docs[int(i)])[side], len(distinct))
+                            for i in at], dtype=np.int64)
+        return list(distinct), which
 
     def statuses(self) -> frozenset[str]:
         """The contest statuses the question asks for; none for a question about an article (its
@@ -157,12 +174,8 @@ def names_ranking(c: Candidates, w: FusionWeights) -> Ranking:
     ranks = rank_values(c.keyword_ranks)
     matched = np.flatnonzero((ranks > 0) & (ranks <= NAME_CANDIDATES))
     named = np.zeros(len(c.docs), dtype=np.int64)
-    by_title: dict[str, bool] = {}  # documents sharing a rank often share their title too
-    for i in matched:
-        title = _title(c.docs[int(i)])
-        if (found := by_title.get(title)) is None:
-            found = by_title[title] = _names_in(title, c.names)
-        named[i] = found
+    titles, which = c.titles_of(matched)  # documents sharing a rank often share their title too
+    named[matched] = np.asarray([_names_in(t, c.names) for t in titles], dtype=np.int64)[which]
     return named, w.names
 
 
@@ -189,7 +202,7 @@ def tag_terms(c: Candidates, w: FusionWeights) -> frozenset[str]:
     """The terms tags_ranking matches tags against; empty where it does not apply."""
     if not w.tags or c.names or not c.intent.asks_for_list:
         return frozenset()
-    return frozenset(tokenize(keyword_query(c.query_text)))
+    return _expanded_terms(c.query_text)
 
 
 def tag_parts(tag: Any) -> tuple[str, ...]:
@@ -222,7 +235,7 @@ def status_order(c: Candidates, fused: np.ndarray, w: FusionWeights) -> np.ndarr
         return fused
     status = (np.isin(c.status_of, list(statuses)) if c.status_of is not None
               else np.asarray([d.get("status") in statuses for d in c.docs], dtype=bool))
-    status |= _named_by(c.query_text, c.docs, c.keyword_ranks, among=~status)
+    status |= _named_by(c, among=~status)
     return _reordered(fused, fused + fused_ranks([status.astype(np.int64)], [w.status], w.k))
 
 
@@ -241,7 +254,7 @@ def ended_demotion(c: Candidates, fused: np.ndarray, w: FusionWeights) -> np.nda
     if ended is None:
         ended = np.asarray([d.get("status") not in ACTIVE_CONTEST_STATUSES for d in c.docs],
                            dtype=bool)
-    demoted = ended & ~_named_by(c.query_text, c.docs, c.keyword_ranks, among=ended)
+    demoted = ended & ~_named_by(c, among=ended)
     fused = fused.copy()
     fused[demoted] -= w.ended / (w.k + 1)
     return fused
@@ -357,26 +370,38 @@ def fused_hits(collection: Collection, docs: Sequence[dict[str, Any]],
             for i in best(fused, similarities, min_score, limit)]
 
 
-def _named_by(question: str, docs: Sequence[dict[str, Any]],
-              keyword_ranks: Sequence[int | None] | np.ndarray, among: np.ndarray) -> np.ndarray:
-    """Which of `docs` the question names: at least NAMED_TITLE_SHARE of its title's terms are
-    the question's ("코드포지 챔피언십 예선" names 코드포지 알고리즘 챔피언십 2026 예선). Only those of
-    `among` that the keyword side ranks among its best NAME_CANDIDATES are read."""
-    named = np.zeros(len(docs), dtype=bool)
-    ranks = rank_values(keyword_ranks)
+def _named_by(c: Candidates, among: np.ndarray) -> np.ndarray:
+    """Which of the contests the question names: at least NAMED_TITLE_SHARE of its title's terms
+    are the question's ("코드포지 챔피언십 예선" names 코드포지 알고리즘 챔피언십 2026 예선). Only those
+    of `among` that the keyword side ranks among its best NAME_CANDIDATES are read."""
+    named = np.zeros(len(c.docs), dtype=bool)
+    ranks = rank_values(c.keyword_ranks)
     read = np.flatnonzero(among & (ranks > 0) & (ranks <= NAME_CANDIDATES))
     if not len(read):
         return named
-    asked = set(tokenize(question))
-    by_title: dict[str, bool] = {}  # documents sharing a rank often share their title too
-    for i in read:
-        text = str(docs[int(i)].get("title") or "")
-        if (found := by_title.get(text)) is None:
-            title = tokenize(text)
-            found = by_title[text] = (bool(title) and sum(t in asked for t in title)
-                                      >= NAMED_TITLE_SHARE * len(title))
-        named[i] = found
+    asked = _asked_terms(c.query_text)
+    titles, which = c.titles_of(read, own=True)  # sharing a rank, often a title too
+    named[read] = np.asarray([_named(_title_terms(t), asked) for t in titles], dtype=bool)[which]
     return named
+
+
+def _named(title: tuple[str, ...], asked: frozenset[str]) -> bool:
+    return bool(title) and sum(t in asked for t in title) >= NAMED_TITLE_SHARE * len(title)
+
+
+@lru_cache(maxsize=256)  # one question's collections read them: computed once
+def _asked_terms(question: str) -> frozenset[str]:
+    return frozenset(tokenize(question))
+
+
+@lru_cache(maxsize=256)
+def _expanded_terms(question: str) -> frozenset[str]:
+    return frozenset(tokenize(keyword_query(question)))
+
+
+@lru_cache(maxsize=16_384)  # the keyword side's best titles recur from question to question
+def _title_terms(title: str) -> tuple[str, ...]:
+    return tuple(tokenize(title))
 
 
 def standardised_by_script(similarities: Sequence[float] | np.ndarray,
@@ -384,15 +409,22 @@ def standardised_by_script(similarities: Sequence[float] | np.ndarray,
     """Each similarity in standard deviations from the mean of the documents written in the same
     script (a script of one document: 0, its mean)."""
     sims = np.asarray(similarities, dtype=np.float64)
-    standardised = np.zeros(len(sims), dtype=np.float64)
     in_hangul = int(np.count_nonzero(hangul))
-    for group, size in ((hangul, in_hangul), (~hangul, len(sims) - in_hangul)):
-        if size == len(sims) and size:  # one script: no mask to apply
-            return (sims - sims.mean()) / max(float(sims.std()), 1e-9)
-        if size >= 2:
-            spread = sims[group]
-            standardised[group] = (spread - spread.mean()) / max(float(spread.std()), 1e-9)
+    if len(sims) and in_hangul in (0, len(sims)):  # one script: no group to take apart
+        return _standardised(sims)
+    standardised = np.zeros(len(sims), dtype=np.float64)
+    for group in (np.flatnonzero(hangul), np.flatnonzero(~hangul)):  # positions gather faster
+        if len(group) >= 2:                                            # than a boolean mask
+            standardised[group] = _standardised(sims[group])
     return standardised
+
+
+def _standardised(values: np.ndarray) -> np.ndarray:
+    """(values - mean) / max(std, 1e-9), with NumPy's arithmetic for std (the deviations from
+    the mean, squared, summed, divided by their number), the deviations computed once."""
+    deviations = values - values.mean()
+    spread = float(np.sqrt(np.add.reduce(deviations * deviations) / len(values)))
+    return deviations / max(spread, 1e-9)
 
 
 def _reordered(levels: np.ndarray, order: np.ndarray) -> np.ndarray:
@@ -433,11 +465,17 @@ def _of_kind(collection: Collection, docs: Sequence[dict[str, Any]], kind: str) 
 
 def written_in_hangul(doc: dict[str, Any]) -> bool:
     """Whether the item's title (a bookmark's: its item's) holds Hangul."""
-    return has_hangul(str(doc.get("title") or doc.get("item_title") or ""))
+    return has_hangul(title_of(doc))
 
 
-def _title(doc: dict[str, Any]) -> str:
+def title_of(doc: dict[str, Any]) -> str:
+    """The item's title (a bookmark's: its item's)."""
     return str(doc.get("title") or doc.get("item_title") or "")
+
+
+def title_pair(doc: dict[str, Any]) -> tuple[str, str]:
+    """title_of(doc), and the document's own title (what the rules about a contest's name read)."""
+    return title_of(doc), str(doc.get("title") or "")
 
 
 def _names_in(title: str, names: Sequence[str]) -> bool:

@@ -39,6 +39,14 @@ class Glossary:
         # each English term's pattern, with a text it cannot match without (a cheap test first)
         self._english = [(entry, [(_needle(term), _english_pattern(term)) for term in entry.english])
                          for entry in self._entries]
+        # which entries a text can match at all: each entry under the first two characters of its
+        # Korean term and of its English needles (a text holding a term holds its first two)
+        self._korean_keys: dict[str, list[int]] = {}
+        self._english_keys: dict[str, list[int]] = {}
+        for number, (entry, patterns) in enumerate(self._english):
+            self._korean_keys.setdefault(entry.korean[:2], []).append(number)
+            for needle, _ in patterns:
+                self._english_keys.setdefault(needle[:2], []).append(number)
 
     @classmethod
     def parse(cls, text: str) -> Glossary:
@@ -63,12 +71,23 @@ class Glossary:
         spaced = " ".join(runs)
         lowered = query.lower()
         found: list[str] = []
-        for entry, patterns in self._english:
+        for number in self._candidates(spaced, lowered):
+            entry, patterns = self._english[number]
             if entry.korean in spaced and _korean_in(entry.korean, runs, spaced):  # the first: cheap
                 found.extend(entry.english)
             if any(needle in lowered and p.search(lowered) for needle, p in patterns):
                 found.append(entry.korean)
         return list(dict.fromkeys(t for t in found if t.lower() not in lowered and t not in query))
+
+    def _candidates(self, spaced: str, lowered: str) -> list[int]:
+        """The entries, in their order, whose Korean term could be in `spaced` or one of whose
+        English needles could be in `lowered`: those filed under a pair (or a single character) of
+        the text's."""
+        found: set[int] = set()
+        for keys, text in ((self._korean_keys, spaced), (self._english_keys, lowered)):
+            for gram in {text[i:i + n] for n in (1, 2) for i in range(len(text) - n + 1)}:
+                found.update(keys.get(gram, ()))
+        return sorted(found)
 
     def expand(self, query: str) -> str:
         """`query` followed by the equivalents of its terms: the text the keyword side searches."""

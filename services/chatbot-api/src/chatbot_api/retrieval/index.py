@@ -46,6 +46,7 @@ from chatbot_api.retrieval.fusion import (
     status_order_applies,
     tag_parts,
     tag_terms,
+    title_pair,
     written_in_hangul,
 )
 from chatbot_api.retrieval.glossary import keyword_query
@@ -109,6 +110,11 @@ class Shard:
         self.ends = np.zeros(0, dtype=np.float64)
         self.hangul = np.zeros(0, dtype=bool)  # titles written in Hangul (fusion.written_in_hangul)
         self.published = np.zeros(0, dtype=np.float64)  # news: epoch seconds, NaN when unknown
+        # each slot's title as a number, and the titles by number (the names rules read them):
+        # fusion.title_of's and the document's own "title" (they differ only without one)
+        self.title_ids = np.zeros(0, dtype=np.int64)
+        self.title_names: list[tuple[str, str]] = []
+        self._title_numbers: dict[tuple[str, str], int] = {}
         self.postings: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._pending: dict[str, tuple[list[int], list[int]]] = {}
         # BM25 over every slot: each term's scores, and the length factor, until the shard changes
@@ -116,6 +122,7 @@ class Shard:
         self._factor: np.ndarray | None = None
         # a tag's parts -> the slots tagged with it, and those as an array once a search asks
         self.tagged: dict[tuple[str, ...], set[int]] = {}
+        self._tags_with: dict[str, set[tuple[str, ...]]] = {}  # a part -> the tags holding it
         self._tagged_arrays: dict[tuple[str, ...], np.ndarray] = {}
         self.foreign_models: dict[str, str] = {}  # document id -> another embedding model
         # Document id -> the newest deletion read (its tombstone's version): a document of that
@@ -165,6 +172,8 @@ class Shard:
         for parts in tags:
             self.tagged.setdefault(parts, set()).add(at)
             self._tagged_arrays.pop(parts, None)
+            for part in parts:
+                self._tags_with.setdefault(part, set()).add(parts)
         row = np.asarray(vector, dtype=np.float64)
         norm = float(np.linalg.norm(row))
         self.matrix[at] = (row / norm if norm > 0 else row).astype(np.float32)
@@ -176,6 +185,9 @@ class Shard:
         self.ends[at] = _epoch_or_nan(doc.get("end_date"))
         self.hangul[at] = written_in_hangul(doc)
         self.published[at] = _epoch_or_nan(doc.get("published_at"))
+        self.title_ids[at] = self._title_number(title_pair(doc))
+        if len(self.title_names) > 2 * len(self.slots) + 64:  # many renamed: drop the old titles
+            self._renumber_titles()
         for term, tf in counts.items():
             if appended:  # a slot above every other: its entries go last
                 pending = self._pending.setdefault(term, ([], []))
@@ -223,6 +235,11 @@ class Shard:
                 tagged.discard(at)
                 if not tagged:
                     del self.tagged[parts]
+                    for part in set(parts):  # a part may repeat ("bye-bye")
+                        holding = self._tags_with[part]
+                        holding.discard(parts)
+                        if not holding:
+                            del self._tags_with[part]
             self._tagged_arrays.pop(parts, None)
         for term in held.terms:
             slots, freqs = self.posting(term)
@@ -248,7 +265,23 @@ class Shard:
             self.ends = _grown(self.ends, capacity)
             self.hangul = _grown(self.hangul, capacity)
             self.published = _grown(self.published, capacity)
+            self.title_ids = _grown(self.title_ids, capacity)
         return at
+
+    def _renumber_titles(self) -> None:
+        """Number the titles of the documents held again (those of documents gone or renamed are
+        dropped)."""
+        self.title_names, self._title_numbers = [], {}
+        for at, slot in enumerate(self.slots):
+            if slot is not None:
+                self.title_ids[at] = self._title_number(title_pair(slot.doc))
+
+    def _title_number(self, title: tuple[str, str]) -> int:
+        number = self._title_numbers.get(title)
+        if number is None:
+            number = self._title_numbers[title] = len(self.title_names)
+            self.title_names.append(title)
+        return number
 
     def _compact(self) -> None:
         for term in list(self._pending):
@@ -265,6 +298,7 @@ class Shard:
             compacted = np.zeros((size, *array.shape[1:]), dtype=array.dtype)
             compacted[:len(kept)] = array[kept]
             setattr(self, name, compacted)
+        self._renumber_titles()
         self.postings = {t: (moved[slots], freqs) for t, (slots, freqs) in self.postings.items()}
         self.tagged = {parts: {int(moved[i]) for i in slots} for parts, slots in self.tagged.items()}
         self._tagged_arrays = {}
@@ -273,7 +307,9 @@ class Shard:
         """Which of the kept slots (indexes, or a slice of them) have a tag whose every part is
         among `terms` (fusion.tagged_with), from the tag index: no document is read."""
         hit = np.zeros(len(self.alive), dtype=bool)
-        for parts, slots in self.tagged.items():
+        named = {parts for term in terms for parts in self._tags_with.get(term, ())}
+        for parts in named:  # the tags holding a part among the terms: then all of them?
+            slots = self.tagged[parts]
             if all(p in terms for p in parts):
                 held = self._tagged_arrays.get(parts)
                 if held is None:
@@ -349,6 +385,10 @@ class Shard:
             past = ends < _epoch(now)
         return np.where(dated, past, np.isnan(starts) & self.stated_ended[at])
 
+    def published_or_zero(self, at: slice | np.ndarray) -> np.ndarray:
+        """The publication (epoch seconds) of the slots at `at`, 0 where unknown (fusion's)."""
+        return np.nan_to_num(self.published[at], nan=0.0)
+
     def statuses(self, kept: np.ndarray, at: slice | np.ndarray, now: datetime,
                  ended: np.ndarray) -> np.ndarray:
         """Each kept contest's status as of `now`, from the arrays (contest_status's rule), so the
@@ -371,7 +411,9 @@ class Shard:
             self.posting(term)
         arrays = sum(a.nbytes for a in (self.matrix, self.lengths, self.alive, self.active,
                                         self.stated_ended, self.starts, self.ends, self.hangul,
-                                        self.published))
+                                        self.published, self.title_ids))
+        # the title numbering's containers (its strings are the held documents' own)
+        arrays += sys.getsizeof(self.title_names) + sys.getsizeof(self._title_numbers)
         postings = sys.getsizeof(self.postings) + sum(
             sys.getsizeof(t) + s.nbytes + f.nbytes + 2 * 112 for t, (s, f) in self.postings.items())
         held = sum(_deep_size(s.doc) + sys.getsizeof(s.terms) + sys.getsizeof(s)
@@ -381,6 +423,7 @@ class Shard:
         tags = sum(sys.getsizeof(p) + sys.getsizeof(slots) + 28 * len(slots)
                    for p, slots in self.tagged.items())
         tags += sum(a.nbytes for a in self._tagged_arrays.values())
+        tags += sum(sys.getsizeof(held) + 8 * len(held) for held in self._tags_with.values())
         return arrays + postings + held + scored + tags + _deep_size(self.deleted)
 
 
@@ -396,29 +439,33 @@ def search_shard(shard: Shard, query: np.ndarray, query_text: str, limit: int, m
     unit = (query / norm if norm > 0 else query).astype(np.float32)
     cosines = (shard.matrix[:held] @ unit)[at].astype(np.float64)
     similarities = np.clip((1.0 + cosines) / 2.0, 0.0, 1.0)
-    keyword_ranks = rank_array(_bm25(shard, kept, keyword_query(query_text)), positive_only=True)
+    scores = _bm25(shard, kept, keyword_query(query_text))
     now = filters.moment()
+    # what the rankings read of every kept document; the pruned fusion reads the few it fuses
+    # (the keyword side's ranks, contests' ends and statuses, news' publication) itself
+    whole = Candidates(shard.collection, _Held(shard.slots, kept), (), query_text,
+                       read_intent(query_text), filters.names, None, shard.hangul[at], None,
+                       None, lambda terms: shard.tagged_among(at, terms))
+    if len(kept) > PRUNE_ABOVE and limit > 0:
+        hits = _pruned_hits(shard, kept, at, whole, similarities, scores, weights, min_score,
+                            limit, now)
+        if hits is not None:
+            return hits
     ended = published = None
     if shard.collection is Collection.CONTESTS:
         ended = shard.ended(at, now)
     else:
-        published = np.nan_to_num(shard.published[at], nan=0.0)
-    whole = Candidates(shard.collection, _Held(shard.slots, kept), keyword_ranks, query_text,
-                       read_intent(query_text), filters.names, ended, shard.hangul[at], None,
-                       published, lambda terms: shard.tagged_among(at, terms))
-    if len(kept) > PRUNE_ABOVE and limit > 0:
-        hits = _pruned_hits(shard, kept, whole, similarities, weights, min_score, limit, now)
-        if hits is not None:
-            return hits
+        published = shard.published_or_zero(at)
     status_of = None if ended is None else shard.statuses(kept, at, now, ended)
+    keyword_ranks = rank_array(scores, positive_only=True)
     return fused_hits(shard.collection, whole.docs, similarities, keyword_ranks, query_text,
                       weights, min_score, limit, filters.names, ended=ended, hangul=whole.hangul,
                       as_of=now, status_of=status_of, published=published, tagged_by=whole.tagged_by)
 
 
-def _pruned_hits(shard: Shard, kept: np.ndarray, whole: Candidates, similarities: np.ndarray,
-                 weights: FusionWeights, min_score: float, limit: int, now: datetime
-                 ) -> list[SearchHit] | None:
+def _pruned_hits(shard: Shard, kept: np.ndarray, at: slice | np.ndarray, whole: Candidates,
+                 similarities: np.ndarray, scores: np.ndarray, weights: FusionWeights,
+                 min_score: float, limit: int, now: datetime) -> list[SearchHit] | None:
     """The hits fused_hits gives over every kept document, from the fusion of the few that can
     come first; None where that cannot be told, and the caller fuses them all.
 
@@ -437,15 +484,15 @@ def _pruned_hits(shard: Shard, kept: np.ndarray, whole: Candidates, similarities
     hangul = whole.hangul
     assert hangul is not None
     vector = standardised_by_script(similarities, hangul) if weights.vector_by_script else similarities
-    cut = vector[np.argpartition(-vector, keep)[:keep]].min()
-    chosen = vector >= cut
-    keyword_cut = max(keep, NAME_CANDIDATES)
-    keyword_ranks = np.asarray(whole.keyword_ranks)
-    chosen |= (keyword_ranks > 0) & (keyword_ranks <= keyword_cut)
+    order = _Order(vector)  # the cut, and below the vector ranks of those fused among all n
+    if order.holds_nan:  # an embedding gone wrong: the whole fusion, which ranks NaN its own way
+        return None
+    chosen = vector >= order.best(keep)
+    keyword = _Ranked(scores)
+    chosen |= keyword.within(max(keep, NAME_CANDIDATES))
     recency = None
     if recency_applies(whole):
-        assert whole.published is not None
-        recency = rank_array(whole.published, positive_only=True)
+        recency = rank_array(shard.published_or_zero(at), positive_only=True)
         chosen |= (recency > 0) & (recency <= keep)
     tagged = None
     if terms := tag_terms(whole, weights):
@@ -458,8 +505,8 @@ def _pruned_hits(shard: Shard, kept: np.ndarray, whole: Candidates, similarities
         return None
     # the best ranks a document left out can hold
     vector_rank = 1 + int(np.count_nonzero(vector > vector[left].max()))
-    outside = keyword_ranks[left]
-    keyword_rank = int(outside[outside > 0].min()) if (outside > 0).any() else 0
+    # the best positive score left out (fmax passes over a NaN, as the positive test does)
+    keyword_rank = int(keyword.ranks(float(np.fmax.reduce(scores[left], initial=0.0))))
     if weights.other_script and (hangul[left] != has_hangul(whole.query_text)).any():
         substitute = vector_rank + weights.other_script_offset  # script_sides' substitute rank
         keyword_rank = min(keyword_rank, substitute) if keyword_rank else substitute
@@ -472,17 +519,18 @@ def _pruned_hits(shard: Shard, kept: np.ndarray, whole: Candidates, similarities
 
     picked = np.flatnonzero(chosen)
     slots = kept[picked]
-    ordered = np.sort(vector)
-    ended = None if whole.ended is None else whole.ended[picked]
+    contests = shard.collection is Collection.CONTESTS
+    ended = shard.ended(slots, now) if contests else None
     status_of = None if ended is None else shard.statuses(slots, slots, now, ended)
     c = Candidates(
         whole.collection, AsOf(whole.collection, _Held(shard.slots, slots), now, status_of),
-        keyword_ranks[picked], whole.query_text, whole.intent, whole.names, ended, hangul[picked],
+        keyword.ranks(scores[picked]), whole.query_text, whole.intent, whole.names, ended, hangul[picked],
         status_of,
-        None if whole.published is None else whole.published[picked],
+        None if contests else shard.published_or_zero(slots),
         None if tagged is None else lambda _: tagged[picked],  # its terms: the same as above
-        vector_ranks=n - np.searchsorted(ordered, vector[picked], side="right") + 1,
-        recency_ranks=None if recency is None else recency[picked])
+        vector_ranks=order.ranks(vector[picked]),
+        recency_ranks=None if recency is None else recency[picked],
+        title_ids=shard.title_ids[slots], title_names=shard.title_names)
     sims = similarities[picked]
     levels, fused = fuse_levels(c, sims, weights)
     hits = best(fused, sims, min_score, limit)
@@ -494,6 +542,70 @@ def _pruned_hits(shard: Shard, kept: np.ndarray, whole: Candidates, similarities
         if -np.partition(-standing, place - 1)[place - 1] <= bound:
             return None
     return [to_hit(c.collection, c.docs[i], float(sims[i]), float(fused[i])) for i in hits]
+
+
+class _Order:
+    """Exact order statistics of `values` (float64) from a float32 copy sorted, which NumPy sorts
+    in about half the time: rounding to float32 keeps the order (a value above another never
+    rounds below it), so only values that round alike are compared in full."""
+
+    MAX_SHARED = 32  # rounded values shared by several of the values asked about; past it, a full sort
+
+    def __init__(self, values: np.ndarray) -> None:
+        self._values = values
+        self._rounded = values.astype(np.float32)
+        self._sorted = np.sort(self._rounded)
+
+    @property
+    def holds_nan(self) -> bool:
+        return bool(len(self._sorted)) and bool(np.isnan(self._sorted[-1]))  # NaN sorts last
+
+    def best(self, k: int) -> float:
+        """The k-th greatest value (1 <= k <= n), ties counted."""
+        n = len(self._sorted)
+        rounded = self._sorted[n - k]
+        above = n - int(np.searchsorted(self._sorted, rounded, side="right"))  # all truly above
+        alike = np.sort(self._values[self._rounded == rounded])
+        return float(alike[len(alike) - (k - above)])
+
+    def ranks(self, members: np.ndarray) -> np.ndarray:
+        """1 + how many values are greater than each of `members` (values of this population)."""
+        rounded = members.astype(np.float32)
+        right = np.searchsorted(self._sorted, rounded, side="right")
+        ranks = len(self._sorted) - right + 1
+        shared = np.flatnonzero(right - np.searchsorted(self._sorted, rounded, side="left") > 1)
+        if not len(shared):  # each rounds alone: the rounded order is the order
+            return ranks
+        groups = np.unique(rounded[shared])
+        if len(groups) > self.MAX_SHARED:
+            ordered = np.sort(self._values)
+            return len(ordered) - np.searchsorted(ordered, members, side="right") + 1
+        for value in groups:
+            alike = np.sort(self._values[self._rounded == value])
+            at = shared[rounded[shared] == value]
+            ranks[at] += len(alike) - np.searchsorted(alike, members[at], side="right")
+        return ranks
+
+
+class _Ranked:
+    """The keyword side's ranks (keyword.rank_array(scores, positive_only=True)) read where they
+    are needed, from the positive scores sorted (several times faster than ranking them all)."""
+
+    def __init__(self, scores: np.ndarray) -> None:
+        self._scores = scores
+        self._positive = np.sort(scores[scores > 0])
+
+    def ranks(self, values: np.ndarray | float) -> np.ndarray:
+        """The rank of each of `values` (scores of documents): one more than the positive scores
+        above it; 0 for one not positive."""
+        above = len(self._positive) - np.searchsorted(self._positive, values, side="right")
+        return np.where(np.asarray(values) > 0, above + 1, 0)
+
+    def within(self, cut: int) -> np.ndarray:
+        """Which documents rank at most `cut`: a positive score at or above the cut-th best."""
+        if len(self._positive) <= cut:
+            return self._scores > 0
+        return self._scores >= self._positive[len(self._positive) - cut]
 
 
 class _Held(LazyDocs):

@@ -50,9 +50,10 @@ def document_terms(text: str) -> list[str]:
     return tokenize(text)
 
 
-def query_terms(text: str) -> list[str]:
+@lru_cache(maxsize=256)  # one question searches several collections: tokenized once
+def query_terms(text: str) -> tuple[str, ...]:
     """The keyword side's terms of a question (matched against `document_terms`)."""
-    return tokenize(text)
+    return tuple(tokenize(text))
 
 
 NAME_LETTERS = 3  # "AI", "I" and "Go" are not told apart from ordinary words
