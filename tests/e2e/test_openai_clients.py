@@ -27,6 +27,7 @@ from techai_shared.auth import mint_token
 from techai_shared.settings import CommonSettings
 from tests.conftest import eventually
 from tests.e2e.stack import Stack, load_sample_catalog, make_stack
+from tests.support.chat import early_in_a_rate_window
 from tests.support.fake_llm import FakeLlm
 
 pytestmark = pytest.mark.e2e
@@ -308,6 +309,7 @@ async def test_errors_raise_the_sdks_own_exceptions(stack):
 async def test_the_rate_limit_raises_rate_limit_error_with_retry_after(stack):
     user = uuid.uuid4().hex
     client = async_client(stack, user, max_retries=0)
+    await early_in_a_rate_window()  # the limit and the one over it count in one minute's window
     for _ in range(RATE_LIMIT):
         await client.chat.completions.create(model=MODEL, messages=[{"role": "user", "content": "안녕"}])
     with pytest.raises(openai.RateLimitError) as limited:

