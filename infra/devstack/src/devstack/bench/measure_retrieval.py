@@ -136,12 +136,14 @@ async def _at_size(client: AsyncMongoClient[dict[str, Any]], source_db: str, emb
         return index
 
     retriever = CatalogRetriever(client[source_db], embedder, the_index)
-    bare = np.asarray([d["embedding_vector"] for d in docs[Collection.CONTESTS]], dtype=np.float32)
-    per_run, bare_runs, embedded_runs = [], [], []
+    # the bare baseline: a matrix of each collection's own vectors, one product each
+    bare = [np.asarray([d["embedding_vector"] for d in docs[c]], dtype=np.float32)
+            for c in COLLECTIONS]
+    per_run, bare_runs, embedded_runs, same_matrix_runs = [], [], [], []
     per_question = len(questions) // runs
     await retriever.search(questions[0], "70001", COLLECTIONS, 5, query_vector=vectors[0])  # warm-up
     for run in range(runs):
-        samples, bare_samples, embedded_samples = [], [], []
+        samples, bare_samples, embedded_samples, same_matrix_samples = [], [], [], []
         for i in range(run * per_question, (run + 1) * per_question):
             started = time.perf_counter()
             await retriever.search(questions[i], "70001", COLLECTIONS, 5,
@@ -149,23 +151,31 @@ async def _at_size(client: AsyncMongoClient[dict[str, Any]], source_db: str, emb
             samples.append((time.perf_counter() - started) * 1000)
             started = time.perf_counter()
             query = np.asarray(vectors[i], dtype=np.float32)
-            for _ in COLLECTIONS:  # one product per collection, as the search does
-                np.argpartition(-(bare @ query), 5)[:5]
+            for matrix in bare:  # one product per collection, as the search does
+                np.argpartition(-(matrix @ query), 5)[:5]
             bare_samples.append((time.perf_counter() - started) * 1000)
+            # a lighter baseline, reported beside: the contests' matrix twice, whose second
+            # product finds the matrix in the cache
+            started = time.perf_counter()
+            for _ in bare:
+                np.argpartition(-(bare[0] @ query), 5)[:5]
+            same_matrix_samples.append((time.perf_counter() - started) * 1000)
         # the bare baseline with its embedding: embed the question, then the same products
         for i in range(run * per_question, run * per_question + min(per_question, 20)):
             started = time.perf_counter()
             query = np.asarray(await embedder.embed_query(f"{questions[i]}?"), dtype=np.float32)
-            for _ in COLLECTIONS:
-                np.argpartition(-(bare @ query), 5)[:5]
+            for matrix in bare:
+                np.argpartition(-(matrix @ query), 5)[:5]
             embedded_samples.append((time.perf_counter() - started) * 1000)
         per_run.append(latency_summary(samples))
         bare_runs.append(latency_summary(bare_samples))
         embedded_runs.append(latency_summary(embedded_samples))
+        same_matrix_runs.append(latency_summary(same_matrix_samples))
         log(f"retrieval, catalog index, {items} items/collection run {run + 1}/{runs}: p50 "
             f"{per_run[-1]['p50']} p95 {per_run[-1]['p95']} ms (bare matrix product p95 "
             f"{bare_runs[-1]['p95']} ms)")
     log(f"catalog index of {items} items/collection: {memory / 2**20:.1f} MiB, built in {built_s:.1f} s")
     return {"strategy": "index", "runs": per_run, "bare_runs": bare_runs,
-            "bare_with_embedding_runs": embedded_runs, "memory_bytes": memory,
+            "bare_with_embedding_runs": embedded_runs, "bare_same_matrix_runs": same_matrix_runs,
+            "memory_bytes": memory,
             "items_total": items * len(COLLECTIONS), "build_s": round(built_s, 2)}
