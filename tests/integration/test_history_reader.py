@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from chatbot_api.adapters.read_model import MongoReadModel
 from chatbot_api.bootstrap import unit_of_work
+from chatbot_api.service_layer.feedback import FeedbackService
 from chatbot_api.service_layer.sessions import SessionService
 from query_sync.adapters.conversations import ConversationProjector
 from techai_shared.clock import utcnow
@@ -68,5 +69,37 @@ async def test_history_falls_back_to_the_command_store_when_mongodb_is_down(sett
         assert [v.message.content for v in history] == ["q1", "a1"]
         sessions, total = await reader.list_sessions(user, is_active=None, offset=0, limit=10)
         assert total == 1 and sessions[0].session_id == sid
+    finally:
+        await mongo.close()
+
+
+async def test_a_page_shows_the_command_stores_rating_whatever_the_read_model_holds(settings, engine):
+    """A rating given (or removed) shows in the next read, and a later read never goes back to an
+    older one: the read model's copy of a rating may lag behind the command store's."""
+    store = Conversations(engine)
+    user = uuid.uuid4().hex
+    sid = (await store.append_exchange(user, None, NewMessage("user", "q1", 1),
+                                       NewMessage("assistant", "a1", 1), utcnow())).session.session_id
+    mongo = make_mongo_client(settings)
+    db = mongo[settings.mongodb_database]
+    projector = ConversationProjector(db)
+    await projector.prepare()
+    try:
+        reader = SessionService(unit_of_work(engine), MongoReadModel(db), utcnow)
+        ratings = FeedbackService(unit_of_work(engine), utcnow)
+        _, (_, answer) = await reader.messages(sid, user, 1, 10)
+        await ratings.rate(sid, answer.message.message_id, user, "down", ["outdated"], "old")
+        for event in await _events(engine, sid):  # the messages and the rating reach MongoDB
+            await projector.apply(event)
+        await ratings.rate(sid, answer.message.message_id, user, "up", [], None)  # not projected
+        _, history = await reader.messages(sid, user, 1, 10)
+        assert [(v.message.content, v.feedback and v.feedback.rating) for v in history] == [
+            ("q1", None), ("a1", "up")]
+        assert await ratings.remove(sid, answer.message.message_id, user)  # not projected either
+        _, history = await reader.messages(sid, user, 1, 10)
+        assert [(v.message.content, v.feedback) for v in history] == [("q1", None), ("a1", None)]
+        projected = await db["conversation_messages"].find_one(
+            {"message_id": answer.message.message_id})
+        assert projected is not None and projected["feedback"]["rating"] == "down"  # MongoDB lags
     finally:
         await mongo.close()

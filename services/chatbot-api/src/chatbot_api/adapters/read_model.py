@@ -27,7 +27,6 @@ from techai_shared.conversation.search import (
     parse_titles,
     shard_of,
 )
-from techai_shared.events.conversation import FeedbackState
 from techai_shared.korean import QueryTerm
 from techai_shared.search_indexes import (
     CONVERSATION_MESSAGES,
@@ -57,12 +56,6 @@ def _message(doc: dict[str, Any]) -> StoredMessage:
         created_at=_utc(doc["created_at"]),
         parent_message_id=doc.get("parent_message_id"),
     )
-
-
-def feedback_of(doc: dict[str, Any]) -> FeedbackState | None:
-    """The rating projected into a message's document (`feedback`, snake_case), or None."""
-    found = doc.get("feedback")
-    return FeedbackState.model_validate(found) if found else None
 
 
 def _session(doc: dict[str, Any]) -> SessionState:
@@ -126,15 +119,14 @@ class MongoReadModel:
             out.append(SessionMatch(session, ids, shows))
         return out, len(found)
 
-    async def messages_by_ids(self, session_id: str, ids: list[str]
-                              ) -> list[tuple[StoredMessage, FeedbackState | None]]:
-        """The projected messages among `ids` (a stretch of the session's path), with their
-        ratings; a document holding only a rating (its message not projected yet) is left out."""
+    async def messages_by_ids(self, session_id: str, ids: list[str]) -> list[StoredMessage]:
+        """The projected messages among `ids` (a stretch of the session's path); a document
+        holding only a rating (its message not projected yet) is left out."""
         cursor = self._messages.find(
             {"session_id": session_id, "message_id": {"$in": ids}, "role": {"$exists": True}},
             sort=[("sequence_number", ASCENDING)],
         )
-        return [(_message(doc), feedback_of(doc)) async for doc in cursor]
+        return [_message(doc) async for doc in cursor]
 
     async def list_sessions(
         self, user_id: str, *, is_active: bool | None, offset: int, limit: int

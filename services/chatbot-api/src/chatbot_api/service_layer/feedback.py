@@ -2,8 +2,9 @@
 
 Every change is a command on the command store: the session is read with its row lock (owner and
 liveness checked there, so a session created a moment ago is found), the message must be one of
-its assistant messages, and the rating is written with its event through the outbox. query-sync
-projects the event into the message's document, where history reads it.
+its assistant messages, and the rating is written with its event through the outbox. History reads
+ratings from the command store with the session's path; query-sync projects the event into the
+message's document, where the operators' feedback review reads it.
 """
 
 from __future__ import annotations

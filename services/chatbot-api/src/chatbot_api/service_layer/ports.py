@@ -185,9 +185,8 @@ UnitOfWorkFactory = Callable[[], ChatUnitOfWork]
 class ReadModel(Protocol):
     """The conversation projection (MongoDB); its methods raise on an outage, as PyMongo does."""
 
-    async def messages_by_ids(self, session_id: str, ids: list[str]
-                              ) -> list[tuple[StoredMessage, FeedbackState | None]]:
-        """The projected messages among `ids`, each with its rating."""
+    async def messages_by_ids(self, session_id: str, ids: list[str]) -> list[StoredMessage]:
+        """The projected messages among `ids`."""
         ...
 
     async def list_sessions(self, user_id: str, *, is_active: bool | None, offset: int, limit: int

@@ -4,7 +4,8 @@ and the daily usage.
 Reads by id go to the command store, so a session created a moment ago is never "not found" while
 the projection catches up. Lists and history pages come from the read model (MongoDB), filled
 from the command store where the projection lacks a message, and read from the command store
-whole when MongoDB is down, so a page of history is never short.
+whole when MongoDB is down, so a page of history is never short. A page's ratings come from the
+command store with its path: the caller's own writes, shown as soon as they are made.
 """
 
 from __future__ import annotations
@@ -76,11 +77,16 @@ class SessionService:
     async def messages(self, session_id: str, user_id: str, first: int, last: int
                        ) -> tuple[SessionState, list[MessageView]]:
         """The caller's session and the messages first..last of its current path (1-based,
-        inclusive, clipped), each with its rating and its siblings."""
+        inclusive, clipped), each with its rating and its siblings.
+
+        The ratings are read with the path from the command store: a rating shows in the next
+        read after it is given, and a later read never shows an older rating than an earlier one
+        did (the read model may not have projected it yet)."""
         async with self._uow() as uow:
             session = (await uow.sessions.get_owned(session_id, user_id)).state
             tree = await uow.sessions.tree(session_id)
-        ids = list(session.path[max(1, first) - 1:max(0, last)])
+            ids = list(session.path[max(1, first) - 1:max(0, last)])
+            ratings = await uow.feedback.for_messages(ids)
         if not ids:
             return session, []
         try:
@@ -88,17 +94,13 @@ class SessionService:
         except PyMongoError as exc:
             logger.warning("read model unavailable, reading history from the command store: %s", exc)
             found = []
-        by_id = {m.message_id: (m, f) for m, f in found}
+        by_id = {m.message_id: m for m in found}
         missing = [i for i in ids if i not in by_id]
         if missing:
             FILLED.inc(len(missing))
             async with self._uow() as uow:
-                filled = await uow.sessions.messages(session_id, ids=missing)
-                ratings = await uow.feedback.for_messages(
-                    [m.message_id for m in filled if m.role == "assistant"])
-            for message in filled:
-                by_id[message.message_id] = (message, ratings.get(message.message_id))
-        return session, [MessageView(*by_id[i], tree.siblings(i)) for i in ids if i in by_id]
+                by_id |= {m.message_id: m for m in await uow.sessions.messages(session_id, ids=missing)}
+        return session, [MessageView(by_id[i], ratings.get(i), tree.siblings(i)) for i in ids if i in by_id]
 
     async def switch(self, session_id: str, user_id: str, message_id: str) -> SessionState:
         """Make the branch through `message_id` current: its path to its deepest descendant along
