@@ -404,17 +404,19 @@ def _title_terms(title: str) -> tuple[str, ...]:
     return tuple(tokenize(title))
 
 
-def standardised_by_script(similarities: Sequence[float] | np.ndarray,
-                            hangul: np.ndarray) -> np.ndarray:
+def standardised_by_script(similarities: Sequence[float] | np.ndarray, hangul: np.ndarray,
+                            scripts: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Each similarity in standard deviations from the mean of the documents written in the same
-    script (a script of one document: 0, its mean)."""
+    script (a script of one document: 0, its mean). `scripts`, when the caller holds them: the
+    positions in Hangul and in other scripts (np.flatnonzero of hangul and of ~hangul)."""
     sims = np.asarray(similarities, dtype=np.float64)
-    in_hangul = int(np.count_nonzero(hangul))
-    if len(sims) and in_hangul in (0, len(sims)):  # one script: no group to take apart
+    if scripts is None:  # positions gather faster than a boolean mask
+        scripts = (np.flatnonzero(hangul), np.flatnonzero(~hangul))
+    if len(sims) and 0 in (len(scripts[0]), len(scripts[1])):  # one script: no group to take apart
         return _standardised(sims)
     standardised = np.zeros(len(sims), dtype=np.float64)
-    for group in (np.flatnonzero(hangul), np.flatnonzero(~hangul)):  # positions gather faster
-        if len(group) >= 2:                                            # than a boolean mask
+    for group in scripts:
+        if len(group) >= 2:
             standardised[group] = _standardised(sims[group])
     return standardised
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 GLOSSARY_FILE = Path(__file__).with_name("glossary_ko_en.tsv")
 _HANGUL_RUN = re.compile(r"[\uac00-\ud7a3]+")
+_KOREAN_KEY, _ENGLISH_KEY = 2, 3  # characters of a term an entry is filed under (_candidates)
 
 
 @dataclass(frozen=True)
@@ -40,13 +41,14 @@ class Glossary:
         self._english = [(entry, [(_needle(term), _english_pattern(term)) for term in entry.english])
                          for entry in self._entries]
         # which entries a text can match at all: each entry under the first two characters of its
-        # Korean term and of its English needles (a text holding a term holds its first two)
+        # Korean term and the first three of its English needles (a text holding a term holds
+        # them; three, as Latin letters pair far more often than Hangul syllables do)
         self._korean_keys: dict[str, list[int]] = {}
         self._english_keys: dict[str, list[int]] = {}
         for number, (entry, patterns) in enumerate(self._english):
-            self._korean_keys.setdefault(entry.korean[:2], []).append(number)
+            self._korean_keys.setdefault(entry.korean[:_KOREAN_KEY], []).append(number)
             for needle, _ in patterns:
-                self._english_keys.setdefault(needle[:2], []).append(number)
+                self._english_keys.setdefault(needle[:_ENGLISH_KEY], []).append(number)
 
     @classmethod
     def parse(cls, text: str) -> Glossary:
@@ -81,11 +83,13 @@ class Glossary:
 
     def _candidates(self, spaced: str, lowered: str) -> list[int]:
         """The entries, in their order, whose Korean term could be in `spaced` or one of whose
-        English needles could be in `lowered`: those filed under a pair (or a single character) of
-        the text's."""
+        English needles could be in `lowered`: those filed under a run of the text's characters
+        (as long as the key, or shorter for a shorter term)."""
         found: set[int] = set()
-        for keys, text in ((self._korean_keys, spaced), (self._english_keys, lowered)):
-            for gram in {text[i:i + n] for n in (1, 2) for i in range(len(text) - n + 1)}:
+        for keys, text, longest in ((self._korean_keys, spaced, _KOREAN_KEY),
+                                    (self._english_keys, lowered, _ENGLISH_KEY)):
+            for gram in {text[i:i + n] for n in range(1, longest + 1)
+                         for i in range(len(text) - n + 1)}:
                 found.update(keys.get(gram, ()))
         return sorted(found)
 

@@ -120,6 +120,9 @@ class Shard:
         # BM25 over every slot: each term's scores, and the length factor, until the shard changes
         self._scored: dict[str, tuple[np.ndarray, np.ndarray] | None] = {}
         self._factor: np.ndarray | None = None
+        # over every slot, until the shard changes: news' recency ranks, the two scripts' slots
+        self._recency: np.ndarray | None = None
+        self._scripts: tuple[np.ndarray, np.ndarray] | None = None
         # a tag's parts -> the slots tagged with it, and those as an array once a search asks
         self.tagged: dict[tuple[str, ...], set[int]] = {}
         self._tags_with: dict[str, set[tuple[str, ...]]] = {}  # a part -> the tags holding it
@@ -321,6 +324,29 @@ class Shard:
     def _changed(self) -> None:
         self._scored.clear()
         self._factor = None
+        self._recency = None
+        self._scripts = None
+
+    def recency_ranks(self, at: slice | np.ndarray) -> np.ndarray:
+        """The kept slots' ranks by publication, newest first (0: unknown), as fusion ranks them;
+        over every slot (`at` a slice) kept until the shard changes."""
+        if not isinstance(at, slice):
+            return rank_array(self.published_or_zero(at), positive_only=True)
+        if self._recency is None:
+            self._recency = rank_array(self.published_or_zero(slice(0, len(self.slots))),
+                                       positive_only=True)
+        return self._recency
+
+    def scripts(self, at: slice | np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """The positions among the kept slots of titles in Hangul and in other scripts, over every
+        slot (`at` a slice) kept until the shard changes; None for a subset (computed by the
+        caller)."""
+        if not isinstance(at, slice):
+            return None
+        if self._scripts is None:
+            hangul = self.hangul[:len(self.slots)]
+            self._scripts = (np.flatnonzero(hangul), np.flatnonzero(~hangul))
+        return self._scripts
 
     def term_scores(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
         """`term`'s BM25 scores over every slot (_term_scores), kept until the shard changes."""
@@ -483,7 +509,8 @@ def _pruned_hits(shard: Shard, kept: np.ndarray, at: slice | np.ndarray, whole: 
         return None
     hangul = whole.hangul
     assert hangul is not None
-    vector = standardised_by_script(similarities, hangul) if weights.vector_by_script else similarities
+    vector = (standardised_by_script(similarities, hangul, shard.scripts(at))
+              if weights.vector_by_script else similarities)
     order = _Order(vector)  # the cut, and below the vector ranks of those fused among all n
     if order.holds_nan:  # an embedding gone wrong: the whole fusion, which ranks NaN its own way
         return None
@@ -492,7 +519,7 @@ def _pruned_hits(shard: Shard, kept: np.ndarray, at: slice | np.ndarray, whole: 
     chosen |= keyword.within(max(keep, NAME_CANDIDATES))
     recency = None
     if recency_applies(whole):
-        recency = rank_array(shard.published_or_zero(at), positive_only=True)
+        recency = shard.recency_ranks(at)
         chosen |= (recency > 0) & (recency <= keep)
     tagged = None
     if terms := tag_terms(whole, weights):
@@ -573,10 +600,12 @@ class _Order:
         rounded = members.astype(np.float32)
         right = np.searchsorted(self._sorted, rounded, side="right")
         ranks = len(self._sorted) - right + 1
-        shared = np.flatnonzero(right - np.searchsorted(self._sorted, rounded, side="left") > 1)
+        # each member is among the values, so the value below its last equal tells whether its
+        # rounded value is shared
+        shared = np.flatnonzero((right >= 2) & (self._sorted[np.maximum(right - 2, 0)] == rounded))
         if not len(shared):  # each rounds alone: the rounded order is the order
             return ranks
-        groups = np.unique(rounded[shared])
+        groups = sorted(set(rounded[shared].tolist()))
         if len(groups) > self.MAX_SHARED:
             ordered = np.sort(self._values)
             return len(ordered) - np.searchsorted(ordered, members, side="right") + 1
