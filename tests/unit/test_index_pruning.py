@@ -159,3 +159,25 @@ def _population(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
         return 0.5 + rng.normal(size=n) * 1e-9
     # groups of seven equal values, some a hair apart: many rounded values shared
     return np.repeat(rng.normal(size=n // 7 + 1), 7)[:n] + rng.integers(0, 2, n) * 1e-12
+
+
+def test_what_a_shard_keeps_between_searches_follows_its_changes():
+    """News' recency ranks and the scripts' slots are kept until the shard changes: a search after
+    a new article and a retitled one ranks as the whole fusion does on the changed shard."""
+    rng = np.random.default_rng(5)
+    shard = _shard(Collection.NEWS, 2_400, rng)
+    filters, weights = SearchFilters(as_of=NOW), FusionWeights()
+    query = rng.normal(size=DIMENSIONS)
+    question = "최신 LLM 뉴스"
+    before = search_shard(shard, query, question, 5, 0.0, filters, weights)  # fills what it keeps
+    newest = {"document_id": "news-newest", "version": 1, "embedding_model": "m",
+              "embedding_vector": query.tolist(), "embedding_text": f"{TITLES[3]} {TEXTS[3]}",
+              "title": "LLM agents this week", "tags": TAGS[3], "published_at": NOW,
+              "summary": TEXTS[3]}
+    assert shard.put(newest, "m")  # a new slot: every slot is still kept, so what it keeps is read
+    assert shard.put({**newest, "document_id": "news-1", "version": 2, "title": "에이전트 소식"}, "m")
+    after = search_shard(shard, query, question, 5, 0.0, filters, weights)
+    assert [(h.document_id, h.score, h.rank_value) for h in after] == _whole(
+        shard, query, question, filters, weights, 5, 0.0)
+    assert {h.document_id for h in after[:2]} == {"news-newest", "news-1"}  # the query's own vector
+    assert before != after
