@@ -474,7 +474,7 @@ def main() -> None:
     parser.add_argument("--out", default="bench/results/latest.json")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--lag-seconds", type=float, default=8)
-    parser.add_argument("--sync-exchanges", type=int, default=500,
+    parser.add_argument("--sync-exchanges", type=int, default=1500,
                         help="exchanges (4 events each) projected per sync throughput run")
     parser.add_argument("--lag-rate", type=float, default=50)
     parser.add_argument("--chat-seconds", type=float, default=5)
