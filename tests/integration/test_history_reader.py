@@ -31,15 +31,26 @@ async def _events(engine, session_id: str) -> list[EventEnvelope]:
     return [EventEnvelope.from_json(b) for b in bodies]
 
 
-async def test_unprojected_turns_are_read_from_the_command_store(settings, engine):
+async def _first_exchange(engine) -> tuple[Conversations, str, str]:
+    """A new user's session with one exchange ("q1", "a1") in the command store."""
     store = Conversations(engine)
     user = uuid.uuid4().hex
     sid = (await store.append_exchange(user, None, NewMessage("user", "q1", 1),
                                        NewMessage("assistant", "a1", 1), utcnow())).session.session_id
-    mongo = make_mongo_client(settings)
-    db = mongo[settings.mongodb_database]
+    return store, user, sid
+
+
+async def _projector(db) -> ConversationProjector:
     projector = ConversationProjector(db)
     await projector.prepare()
+    return projector
+
+
+async def test_unprojected_turns_are_read_from_the_command_store(settings, engine):
+    store, user, sid = await _first_exchange(engine)
+    mongo = make_mongo_client(settings)
+    db = mongo[settings.mongodb_database]
+    projector = await _projector(db)
     for event in await _events(engine, sid):  # only the first exchange reaches MongoDB
         await projector.apply(event)
     await store.append_exchange(user, sid, NewMessage("user", "q2", 1), NewMessage("assistant", "a2", 1),
@@ -57,10 +68,7 @@ async def test_unprojected_turns_are_read_from_the_command_store(settings, engin
 
 
 async def test_history_falls_back_to_the_command_store_when_mongodb_is_down(settings, engine):
-    store = Conversations(engine)
-    user = uuid.uuid4().hex
-    sid = (await store.append_exchange(user, None, NewMessage("user", "q1", 1),
-                                       NewMessage("assistant", "a1", 1), utcnow())).session.session_id
+    _, user, sid = await _first_exchange(engine)
     down = CommonSettings(mongodb_uri="mongodb://127.0.0.1:1", mongodb_server_selection_timeout_ms=200)
     mongo = make_mongo_client(down)
     try:
@@ -76,14 +84,10 @@ async def test_history_falls_back_to_the_command_store_when_mongodb_is_down(sett
 async def test_a_page_shows_the_command_stores_rating_whatever_the_read_model_holds(settings, engine):
     """A rating given (or removed) shows in the next read, and a later read never goes back to an
     older one: the read model's copy of a rating may lag behind the command store's."""
-    store = Conversations(engine)
-    user = uuid.uuid4().hex
-    sid = (await store.append_exchange(user, None, NewMessage("user", "q1", 1),
-                                       NewMessage("assistant", "a1", 1), utcnow())).session.session_id
+    _, user, sid = await _first_exchange(engine)
     mongo = make_mongo_client(settings)
     db = mongo[settings.mongodb_database]
-    projector = ConversationProjector(db)
-    await projector.prepare()
+    projector = await _projector(db)
     try:
         reader = SessionService(unit_of_work(engine), MongoReadModel(db), utcnow)
         ratings = FeedbackService(unit_of_work(engine), utcnow)
