@@ -327,10 +327,13 @@ class Shard:
         self._recency = None
         self._scripts = None
 
+    def _every_slot(self, at: slice | np.ndarray) -> bool:
+        return isinstance(at, slice) and at == slice(0, len(self.slots))
+
     def recency_ranks(self, at: slice | np.ndarray) -> np.ndarray:
         """The kept slots' ranks by publication, newest first (0: unknown), as fusion ranks them;
-        over every slot (`at` a slice) kept until the shard changes."""
-        if not isinstance(at, slice):
+        over every slot (`at` the slice of them all) kept until the shard changes."""
+        if not self._every_slot(at):
             return rank_array(self.published_or_zero(at), positive_only=True)
         if self._recency is None:
             self._recency = rank_array(self.published_or_zero(slice(0, len(self.slots))),
@@ -339,9 +342,9 @@ class Shard:
 
     def scripts(self, at: slice | np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         """The positions among the kept slots of titles in Hangul and in other scripts, over every
-        slot (`at` a slice) kept until the shard changes; None for a subset (computed by the
+        slot (`at` the slice of them all) kept until the shard changes; None for a subset (computed by the
         caller)."""
-        if not isinstance(at, slice):
+        if not self._every_slot(at):
             return None
         if self._scripts is None:
             hangul = self.hangul[:len(self.slots)]
@@ -446,6 +449,8 @@ class Shard:
                    for s in self.slots if s is not None)
         scored = sum(sys.getsizeof(t) + (0 if f is None else f[1].nbytes)
                      for t, f in self._scored.items())  # f[0] is the posting's own array
+        scored += sum(a.nbytes for a in (self._factor, self._recency, *(self._scripts or ()))
+                      if a is not None)
         tags = sum(sys.getsizeof(p) + sys.getsizeof(slots) + 28 * len(slots)
                    for p, slots in self.tagged.items())
         tags += sum(a.nbytes for a in self._tagged_arrays.values())
