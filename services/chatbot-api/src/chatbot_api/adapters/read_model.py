@@ -58,6 +58,10 @@ def _message(doc: dict[str, Any]) -> StoredMessage:
     )
 
 
+# a message document's fields history does not read: its rating is read from the command store
+_NOT_FOR_HISTORY = {"_id": 0, "feedback": 0, "feedback_version": 0}
+
+
 def _session(doc: dict[str, Any]) -> SessionState:
     return SessionState(
         session_id=doc["session_id"],
@@ -124,7 +128,7 @@ class MongoReadModel:
         holding only a rating (its message not projected yet) is left out."""
         cursor = self._messages.find(
             {"session_id": session_id, "message_id": {"$in": ids}, "role": {"$exists": True}},
-            sort=[("sequence_number", ASCENDING)],
+            _NOT_FOR_HISTORY, sort=[("sequence_number", ASCENDING)],
         )
         return [_message(doc) async for doc in cursor]
 
