@@ -13,6 +13,7 @@ import pytest
 from chatbot_api.retrieval import index as index_module
 from chatbot_api.retrieval.fusion import FusionWeights
 from chatbot_api.retrieval.index import Shard, search_shard
+from chatbot_api.retrieval.keyword import rank_array
 from chatbot_api.retrieval.model import Collection, SearchFilters
 
 pytestmark = pytest.mark.unit
@@ -144,10 +145,30 @@ def test_the_vector_order_from_float32_gives_the_float64_cut_and_ranks(kind):
         values = _population(kind, n, rng)
         order, ordered = index_module._Order(values), np.sort(values)
         for k in {1, n, int(rng.integers(1, n + 1))}:
-            assert order.best(k) == ordered[n - k]
+            value, at_or_above = order.best(k)
+            assert value == ordered[n - k]
+            assert at_or_above == np.count_nonzero(values >= value) >= k
         members = values[rng.choice(n, size=int(rng.integers(1, n + 1)), replace=False)]
         expected = n - np.searchsorted(ordered, members, side="right") + 1
         assert (order.ranks(members) == expected).all()
+
+
+@pytest.mark.parametrize("kind", ["spread", "ties", "duplicates"])
+def test_no_score_left_out_of_the_keyword_cut_ranks_better_than_its_bound(kind):
+    """_Ranked.best_outside(cut) is at most the rank of every document not within(cut), and 0
+    only when none left out has a positive score (a rank) at all."""
+    rng = np.random.default_rng(7 + len(kind))
+    for _ in range(300):
+        n = int(rng.integers(2, 400))
+        scores = np.where(rng.random(n) < 0.3, 0.0, _population(kind, n, rng)).astype(np.float32)
+        ranked, ranks = index_module._Ranked(scores), rank_array(scores, positive_only=True)
+        for cut in {1, n, int(rng.integers(1, n + 1))}:
+            out = ranks[~ranked.within(cut)]
+            bound = ranked.best_outside(cut)
+            if bound == 0:
+                assert not (out > 0).any()
+            else:
+                assert (out[out > 0] >= bound).all()
 
 
 def _population(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:

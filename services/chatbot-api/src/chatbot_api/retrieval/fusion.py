@@ -424,9 +424,10 @@ def standardised_by_script(similarities: Sequence[float] | np.ndarray, hangul: n
 def _standardised(values: np.ndarray) -> np.ndarray:
     """(values - mean) / max(std, 1e-9), with NumPy's arithmetic for std (the deviations from
     the mean, squared, summed, divided by their number), the deviations computed once."""
-    deviations = values - values.mean()
+    deviations = values - np.add.reduce(values) / len(values)  # values.mean(), without its checks
     spread = float(np.sqrt(np.add.reduce(deviations * deviations) / len(values)))
-    return deviations / max(spread, 1e-9)
+    deviations /= max(spread, 1e-9)
+    return deviations
 
 
 def _reordered(levels: np.ndarray, order: np.ndarray) -> np.ndarray:

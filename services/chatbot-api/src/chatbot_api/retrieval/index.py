@@ -468,8 +468,11 @@ def search_shard(shard: Shard, query: np.ndarray, query_text: str, limit: int, m
     at: slice | np.ndarray = slice(0, held) if len(kept) == held else kept
     norm = float(np.linalg.norm(query))
     unit = (query / norm if norm > 0 else query).astype(np.float32)
-    cosines = (shard.matrix[:held] @ unit)[at].astype(np.float64)
-    similarities = np.clip((1.0 + cosines) / 2.0, 0.0, 1.0)
+    # (1 + cosine) / 2 within [0, 1], computed in place (the same operations, no temporaries)
+    similarities = (shard.matrix[:held] @ unit)[at].astype(np.float64)
+    similarities += 1.0
+    similarities /= 2.0
+    np.clip(similarities, 0.0, 1.0, out=similarities)
     scores = _bm25(shard, kept, keyword_query(query_text))
     now = filters.moment()
     # what the rankings read of every kept document; the pruned fusion reads the few it fuses
@@ -504,7 +507,7 @@ def _pruned_hits(shard: Shard, kept: np.ndarray, at: slice | np.ndarray, whole: 
     least the NAME_CANDIDATES the names and title rules read) and, where it applies, on recency,
     each with its ties; and the documents the tags ranking matches when they are few. They are
     fused with the ranks they hold among all kept documents. A document left out holds no better
-    ranks than the best left out on each side and no name, so bound_outside bounds its value;
+    ranks than the cuts leave it on each side and no name, so bound_outside bounds its value;
     the hits stand when the value at the last hit's place is above that bound (then no document
     left out comes before it or changes the values given out before it) and, when fewer than
     `limit` are eligible, no document left out is eligible either."""
@@ -519,9 +522,11 @@ def _pruned_hits(shard: Shard, kept: np.ndarray, at: slice | np.ndarray, whole: 
     order = _Order(vector)  # the cut, and below the vector ranks of those fused among all n
     if order.holds_nan:  # an embedding gone wrong: the whole fusion, which ranks NaN its own way
         return None
-    chosen = vector >= order.best(keep)
+    cut, at_or_above = order.best(keep)
+    chosen = vector >= cut
     keyword = _Ranked(scores)
-    chosen |= keyword.within(max(keep, NAME_CANDIDATES))
+    keyword_cut = max(keep, NAME_CANDIDATES)
+    chosen |= keyword.within(keyword_cut)
     recency = None
     if recency_applies(whole):
         recency = shard.recency_ranks(at)
@@ -532,24 +537,28 @@ def _pruned_hits(shard: Shard, kept: np.ndarray, at: slice | np.ndarray, whole: 
         tagged = whole.tagged_by(terms)
         if np.count_nonzero(tagged) <= keep:  # few: fused; many: bounded (bound_outside)
             chosen |= tagged
-    left = ~chosen
-    if not left.any():
+    picked = np.flatnonzero(chosen)
+    if len(picked) == n:
         return None
-    # the best ranks a document left out can hold
-    vector_rank = 1 + int(np.count_nonzero(vector > vector[left].max()))
-    # the best positive score left out (fmax passes over a NaN, as the positive test does)
-    keyword_rank = int(keyword.ranks(float(np.fmax.reduce(scores[left], initial=0.0))))
-    if weights.other_script and (hangul[left] != has_hangul(whole.query_text)).any():
+    # The best ranks a document left out can hold, bounded from the cuts rather than read from
+    # the documents left out (each masked pass over all of them cost more than the bound saves):
+    # it is below the vector cut, so every value at or above the cut ranks before it; below the
+    # keyword cut, so every positive score at or above that cut does; past the recency cut.
+    vector_rank = 1 + at_or_above
+    keyword_rank = keyword.best_outside(keyword_cut)
+    asked_hangul = has_hangul(whole.query_text)
+    other_script = np.count_nonzero(hangul) if not asked_hangul else n - np.count_nonzero(hangul)
+    if weights.other_script and other_script > np.count_nonzero(hangul[picked] != asked_hangul):
         substitute = vector_rank + weights.other_script_offset  # script_sides' substitute rank
         keyword_rank = min(keyword_rank, substitute) if keyword_rank else substitute
     recency_rank = 0
-    if recency is not None and ((late := recency[left]) > 0).any():
-        recency_rank = int(late[late > 0].min())
-    bound = bound_outside(whole, weights, vector_rank, keyword_rank, recency_rank,
-                          tagged=tagged is not None and bool((tagged & left).any()))
-    eligible_left = bool(similarities[left].max() >= min_score)
+    if recency is not None and np.count_nonzero(recency) > np.count_nonzero(recency[picked]):
+        recency_rank = keep + 1
+    tagged_left = tagged is not None and bool(np.count_nonzero(tagged) > np.count_nonzero(tagged[picked]))
+    bound = bound_outside(whole, weights, vector_rank, keyword_rank, recency_rank, tagged_left)
+    # similarities are at least 0 (clipped; a NaN returned above)
+    eligible_left = min_score <= 0 or bool(similarities[~chosen].max() >= min_score)
 
-    picked = np.flatnonzero(chosen)
     slots = kept[picked]
     contests = shard.collection is Collection.CONTESTS
     ended = shard.ended(slots, now) if contests else None
@@ -592,13 +601,15 @@ class _Order:
     def holds_nan(self) -> bool:
         return bool(len(self._sorted)) and bool(np.isnan(self._sorted[-1]))  # NaN sorts last
 
-    def best(self, k: int) -> float:
-        """The k-th greatest value (1 <= k <= n), ties counted."""
+    def best(self, k: int) -> tuple[float, int]:
+        """The k-th greatest value (1 <= k <= n), ties counted, and how many values are at least
+        that one (k or more)."""
         n = len(self._sorted)
         rounded = self._sorted[n - k]
         above = n - int(np.searchsorted(self._sorted, rounded, side="right"))  # all truly above
         alike = np.sort(self._values[self._rounded == rounded])
-        return float(alike[len(alike) - (k - above)])
+        value = alike[len(alike) - (k - above)]
+        return float(value), above + len(alike) - int(np.searchsorted(alike, value, side="left"))
 
     def ranks(self, members: np.ndarray) -> np.ndarray:
         """1 + how many values are greater than each of `members` (values of this population)."""
@@ -634,6 +645,14 @@ class _Ranked:
         above it; 0 for one not positive."""
         above = len(self._positive) - np.searchsorted(self._positive, values, side="right")
         return np.where(np.asarray(values) > 0, above + 1, 0)
+
+    def best_outside(self, cut: int) -> int:
+        """The best rank a document not `within(cut)` can hold: one more than the positive scores
+        at or above the cut; 0 (no rank) when every positive score is within it."""
+        if len(self._positive) <= cut:
+            return 0
+        at_cut = self._positive[len(self._positive) - cut]
+        return 1 + len(self._positive) - int(np.searchsorted(self._positive, at_cut, side="left"))
 
     def within(self, cut: int) -> np.ndarray:
         """Which documents rank at most `cut`: a positive score at or above the cut-th best."""
