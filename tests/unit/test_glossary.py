@@ -87,3 +87,9 @@ def test_the_entries_a_question_is_matched_against_are_all_that_could_match(monk
     monkeypatch.setattr(glossary, "_candidates", lambda spaced, lowered: range(len(glossary)))
     assert [glossary.equivalents(t) for t in texts] == prefiltered
     assert sum(map(bool, prefiltered)) > 500
+
+
+def test_the_glossary_tells_its_vocabulary_from_names() -> None:
+    glossary = default_glossary()
+    assert glossary.holds("Hackathon") and glossary.holds("해커톤") and glossary.holds("cloud")
+    assert not glossary.holds("Payroute") and not glossary.holds("나래클라우드")

@@ -75,3 +75,10 @@ def test_latin_names_are_capitalised_words_or_any_latin_word_in_korean() -> None
     assert "naraecloud" in latin_names("What did Narae Cloud do about egress fees?")
     assert "reverse" not in latin_names("How do I reverse a linked list in Python?")
     assert "kafka" in latin_names("kafka 해커톤 언제야?")
+
+
+def test_two_capitalised_words_opening_a_question_are_a_name_as_a_pair_only() -> None:
+    assert latin_names("Narae Cloud price cut: how much cheaper?") == {"cloud", "naraecloud"}
+    assert latin_names("Best Rust IDE for beginners?") == {"rust", "ide", "rustide", "bestrust"}
+    assert latin_names("Which Kafka release fixed it?") == {"kafka"}  # "which": not a name
+    assert latin_names("What is Kafka?") == {"kafka"}

@@ -65,3 +65,35 @@ async def test_close_stops_a_start_under_way() -> None:
     began = asyncio.get_running_loop().time()
     await asyncio.wait_for(retriever.close(), timeout=5)
     assert asyncio.get_running_loop().time() - began < 5 and not retriever.ready
+
+
+class CapturingStrategy:
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, Any]] = []
+
+    async def search(self, collection: Any, vector: Any, text: str, user_id: str, limit: int,
+                     min_score: float, filters: Any) -> list[Any]:
+        self.asked.append((text, filters))
+        return []
+
+
+class Sample:
+    """The catalog's other-script spellings of the question's words, as CatalogSample gives them."""
+
+    async def spellings(self, question: str) -> list[str]:
+        return ["Hackathon", "나래클라우드"]
+
+
+async def test_a_spelling_the_glossary_translates_is_not_a_name_of_the_question() -> None:
+    from chatbot_api.retrieval.model import Collection
+
+    strategy = CapturingStrategy()
+
+    async def factory() -> Any:
+        return strategy
+
+    retriever = CatalogRetriever(None, Embedder(), factory, sample=Sample())  # type: ignore[arg-type]
+    await retriever.search("Narae Cloud 해커톤 요금", "1001", [Collection.CONTESTS])
+    (text, filters), = strategy.asked
+    assert "나래클라우드" in text.split() and "hackathon" not in text.lower().split()
+    assert "나래클라우드" in filters.names and "hackathon" not in filters.names

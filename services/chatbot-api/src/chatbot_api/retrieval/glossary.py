@@ -45,6 +45,7 @@ class Glossary:
         # them; three, as Latin letters pair far more often than Hangul syllables do)
         self._korean_keys: dict[str, list[int]] = {}
         self._english_keys: dict[str, list[int]] = {}
+        self._terms = frozenset(t.lower() for e in self._entries for t in (e.korean, *e.english))
         for number, (entry, patterns) in enumerate(self._english):
             self._korean_keys.setdefault(entry.korean[:_KOREAN_KEY], []).append(number)
             for needle, _ in patterns:
@@ -66,6 +67,10 @@ class Glossary:
 
     def __len__(self) -> int:
         return len(self._entries)
+
+    def holds(self, word: str) -> bool:
+        """Whether `word` (any case) is one of the glossary's terms: vocabulary, not a name."""
+        return word.lower() in self._terms
 
     def equivalents(self, query: str) -> list[str]:
         """The other language's words for the glossary terms in `query`, each once, in order."""

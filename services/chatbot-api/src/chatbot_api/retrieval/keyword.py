@@ -71,6 +71,11 @@ def latin_names(text: str) -> frozenset[str]:
              and w.lower() not in _STOPWORDS for i, w in enumerate(words)]
     singles = [w.lower() for w, n in zip(words, named, strict=True) if n]
     pairs = [(a + b).lower() for (a, m), (b, n) in pairwise(zip(words, named, strict=True)) if m and n]
+    if not korean and len(words) > 1 and named[1] and words[0][0].isupper() \
+            and len(words[0]) >= NAME_LETTERS and words[0].lower() not in _STOPWORDS:
+        # a sentence opening with two capitalised words ("Narae Cloud price cut ..."): the pair
+        # may be a name though its first word alone tells nothing
+        pairs.append((words[0] + words[1]).lower())
     return frozenset(singles + pairs)
 
 
