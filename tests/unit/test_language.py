@@ -6,9 +6,10 @@ import pytest
 
 from chatbot_api.domain.routing import RouteOptions, route
 from chatbot_api.language import names
-from chatbot_api.language.korean import lemma_text
+from chatbot_api.language.korean import dictionary_word, lemma_text
 from chatbot_api.retrieval.intent import read_intent
 from chatbot_api.retrieval.keyword import latin_names, name_words
+from chatbot_api.retrieval.signals import spellings_in
 
 
 @pytest.mark.parametrize("question", [
@@ -82,3 +83,18 @@ def test_two_capitalised_words_opening_a_question_are_a_name_as_a_pair_only() ->
     assert latin_names("Best Rust IDE for beginners?") == {"rust", "ide", "rustide", "bestrust"}
     assert latin_names("Which Kafka release fixed it?") == {"kafka"}  # "which": not a name
     assert latin_names("What is Kafka?") == {"kafka"}
+
+
+def test_kiwi_knows_ordinary_words_and_not_made_up_names() -> None:
+    assert dictionary_word("시즌") and dictionary_word("판매량은") and dictionary_word("능금")
+    assert not dictionary_word("페이루트") and not dictionary_word("로그하버가")
+    assert not dictionary_word("블루하버")  # a compound: 블루 and 하버
+
+
+def test_a_dictionary_word_finds_a_name_only_as_its_romanisation() -> None:
+    lexicon: dict[str, set[str]] = {}
+    for word in ("Season", "Kafka", "Payroute", "Bank"):
+        for key in names.document_keys(word.lower()):
+            lexicon.setdefault(key, set()).add(word)
+    assert spellings_in(lexicon, "카프카 새 버전 시즌 일정") == ["Kafka"]
+    assert spellings_in(lexicon, "페이루트 장애") == ["Payroute"]

@@ -89,3 +89,17 @@ def name_hints(text: str) -> frozenset[str]:
             if term not in GENERIC:
                 hints.add(term)
     return frozenset(hints)
+
+
+_NOT_CONTENT_TAGS = ("J", "E", "XS", "VCP", "SF", "SP", "SS", "SE", "SO", "SW")
+
+
+@lru_cache(maxsize=4096)
+def dictionary_word(word: str) -> bool:
+    """Whether Kiwi's dictionary holds `word`, particles and endings aside, as one morpheme: an
+    ordinary word (시즌, 판매량, 능금) or a name it knows (카프카), not a word it has never seen
+    (페이루트, 로그하버: Kiwi reads those as its placeholder morpheme, which has no form) nor a
+    compound (블루하버, 금정반도체)."""
+    analyser = _analyser()
+    content = [t for t in analyser.tokenize(word) if not t.tag.startswith(_NOT_CONTENT_TAGS)]
+    return len(content) == 1 and bool(analyser.morpheme(content[0].id).form)

@@ -25,6 +25,7 @@ from chatbot_api.language import korean, names
 from chatbot_api.retrieval.keyword import document_terms, latin_names, name_words, tokenize
 
 NAME_SPELLINGS = 3  # catalog words added per name of a question
+ROMANISED = 0.9  # names.likeness of a dictionary word and its romanisation (능금, Neunggeum: 1.0)
 CLOSEST = 10  # the items whose words are compared with the question's
 _NOT_CONTENT = korean.GENERIC | frozenset(("new", "latest", "recent", "thing", "things"))
 _LATIN = re.compile(r"[A-Za-z]+")
@@ -84,6 +85,11 @@ def spellings_in(lexicon: dict[str, set[str]], question: str) -> list[str]:
             # was also seen with
             heard = sorted(lexicon.get(key, ()),
                            key=lambda w, word=word: (-names.likeness(word, w), len(w), w))
+            if heard and not word.isascii() and korean.dictionary_word(word):
+                # a word of the dictionary is a name only as its romanisation (능금 Neunggeum,
+                # 별빛 Byeolbit); any other spelling of its sound is a chance meeting (시즌
+                # Season, 판매량 Bank) or a translation, the glossary's
+                heard = [w for w in heard if names.likeness(word, w) >= ROMANISED]
             found += heard[:NAME_SPELLINGS]
     return [w for w in dict.fromkeys(found) if w.lower() not in question.lower()]
 
