@@ -98,3 +98,12 @@ def test_a_dictionary_word_finds_a_name_only_as_its_romanisation() -> None:
             lexicon.setdefault(key, set()).add(word)
     assert spellings_in(lexicon, "카프카 새 버전 시즌 일정") == ["Kafka"]
     assert spellings_in(lexicon, "페이루트 장애") == ["Payroute"]
+
+
+def test_a_spelling_the_glossary_translates_is_not_a_name() -> None:
+    lexicon: dict[str, set[str]] = {}
+    for word in ("클라우드", "나래클라우드"):
+        for key in names.document_keys(word):
+            lexicon.setdefault(key, set()).add(word)
+    # "Cloud" sounds like the glossary's 클라우드; the pair "Narae Cloud" like the name
+    assert spellings_in(lexicon, "Narae Cloud price cut: how much cheaper?") == ["나래클라우드"]

@@ -22,7 +22,6 @@ from pymongo.errors import OperationFailure
 from chatbot_api.adapters.atlas_search import AtlasStrategy
 from chatbot_api.adapters.catalog_index import CatalogIndex
 from chatbot_api.adapters.catalog_sample import CatalogSample
-from chatbot_api.retrieval.glossary import default_glossary
 from chatbot_api.retrieval.intent import read_intent
 from chatbot_api.retrieval.keyword import latin_names
 from chatbot_api.retrieval.model import Collection, SearchFilters, SearchHit, SearchStrategy
@@ -130,11 +129,6 @@ class CatalogRetriever:
         # again with them (a second embedding per question cost 100 ms of p95 at 10 users in
         # make bench for one question more found on validation 1: docs/retrieval-quality.md)
         extra = await self.sample.spellings(query) if self.sample is not None else []
-        # a word the glossary translates is vocabulary, not a name: its other language joins the
-        # keyword side through the glossary already, and as a name it lifted every title holding
-        # it ("해커톤" spelled "Hackathon" named every English hackathon of the catalog)
-        glossary = default_glossary()
-        extra = [w for w in extra if not glossary.holds(w)]
         text = " ".join([query, *extra])
         vector = (query_vector if query_vector is not None
                   else await self._embedder.embed_query(query))

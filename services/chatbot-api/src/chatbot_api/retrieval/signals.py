@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from chatbot_api.language import korean, names
+from chatbot_api.retrieval.glossary import default_glossary
 from chatbot_api.retrieval.keyword import document_terms, latin_names, name_words, tokenize
 
 NAME_SPELLINGS = 3  # catalog words added per name of a question
@@ -74,7 +75,7 @@ def digest(docs: list[dict[str, Any]], known: dict[bytes, Digested]
 
 def spellings_in(lexicon: dict[str, set[str]], question: str) -> list[str]:
     """The catalog's spellings, in the other script, of the names in `question` ("Payroute"
-    gives 페이루트; "로그하버" gives LogHarbor), at most a few per name."""
+    gives 페이루트; "로그하버" gives LogHarbor), at most a few per name; none the glossary holds."""
     latin = latin_names(question)
     found: list[str] = []
     for word in name_words(question):
@@ -91,7 +92,12 @@ def spellings_in(lexicon: dict[str, set[str]], question: str) -> list[str]:
                 # Season, 판매량 Bank) or a translation, the glossary's
                 heard = [w for w in heard if names.likeness(word, w) >= ROMANISED]
             found += heard[:NAME_SPELLINGS]
-    return [w for w in dict.fromkeys(found) if w.lower() not in question.lower()]
+    # a word the glossary translates is vocabulary, not a name: its other language joins the
+    # keyword side through the glossary already, and as a name it lifted every title holding it
+    # (해커톤 spelled "Hackathon" named every English hackathon of the catalog)
+    glossary = default_glossary()
+    return [w for w in dict.fromkeys(found)
+            if w.lower() not in question.lower() and not glossary.holds(w)]
 
 
 def unit_rows(vectors: Sequence[Sequence[float]]) -> np.ndarray:
