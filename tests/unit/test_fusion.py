@@ -1,5 +1,5 @@
-"""The fusion's ended-contest demotion, status order, names bonus and kind bonus, on documents
-given as dicts (no store)."""
+"""The fusion's ended-contest and other-year demotions, status order, names bonus and kind bonus,
+on documents given as dicts (no store)."""
 
 from __future__ import annotations
 
@@ -53,6 +53,31 @@ def test_a_contest_the_question_names_counts_as_one_of_the_asked_status() -> Non
     unnamed = fuse(Collection.CONTESTS, docs, [0.95, 0.90, 0.92], [1, 2, 3], "지난 여름 게임잼 테마",
                    WEIGHTS)
     assert unnamed[2] > unnamed[1]  # not named: the ended ones go first
+
+
+def test_the_editions_of_other_years_than_the_question_names_rank_below_its_year() -> None:
+    docs = [{"title": "Dandan CTF 2025", "status": "UPCOMING"},
+            {"title": "Dandan CTF 2026 Final", "status": "UPCOMING"},
+            {"title": "Dandan CTF 본선 안내", "status": "UPCOMING"}]
+    sims, ranks = [0.95, 0.93, 0.93], [1, 2, 2]
+    asked = fuse(Collection.CONTESTS, docs, sims, ranks, "Dandan CTF 2026 본선 어디서 해?", WEIGHTS)
+    assert asked[1] > asked[0]  # its year's edition goes first though the other stood a rank higher
+    assert asked[2] > asked[0]  # a title naming no year is not demoted
+    unasked = fuse(Collection.CONTESTS, docs, sims, ranks, "Dandan CTF 본선 어디서 해?", WEIGHTS)
+    assert unasked[0] > unasked[1]  # no year asked: the order of the sides
+    off = fuse(Collection.CONTESTS, docs, sims, ranks, "Dandan CTF 2026 본선 어디서 해?",
+               FusionWeights(year=0))
+    assert np.array_equal(off, unasked)
+
+
+def test_a_year_is_four_digits_of_their_own() -> None:
+    docs = [{"title": "Dandan CTF 2025", "status": "UPCOMING"},
+            {"title": "Dandan CTF 2026", "status": "UPCOMING"}]
+    for question in ("Dandan CTF 20265 문제", "Dandan CTF 12026 문제", "Dandan CTF 문제"):
+        fused = fuse(Collection.CONTESTS, docs, [0.95, 0.93], [1, 2], question, WEIGHTS)
+        assert fused[0] > fused[1], question
+    fused = fuse(Collection.CONTESTS, docs, [0.95, 0.93], [1, 2], "Dandan CTF 2026년 문제", WEIGHTS)
+    assert fused[1] > fused[0]
 
 
 def test_a_question_about_the_past_does_not_demote_ended_contests() -> None:

@@ -1,7 +1,7 @@
 """The in-memory index fuses only the documents that can come first in a large shard
 (index._pruned_hits): held to give the very hits, scores and fused values of fusing every kept
-document, on shards with many ties, in both scripts, for questions that bring in each ranking and
-bonus of the fusion."""
+document, on shards with many ties, in both scripts, for questions that bring in each ranking,
+demotion and bonus of the fusion."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.unit
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 DIMENSIONS = 16
-TITLES = ["AI 해커톤 2026", "Kafka Streams Challenge", "보안 CTF 본선", "LLM 에이전트 공모전",
+TITLES = ["AI 해커톤 2026", "Kafka Streams Challenge", "보안 CTF 2025 본선", "LLM 에이전트 공모전",
           "Cloud Native Hackathon", "데이터 분석 경진대회", "Rust 알고리즘 대회", "오픈소스 기여 챌린지"]
 TEXTS = ["인공지능 해커톤 팀 참가 상금", "streaming kafka challenge prize team", "보안 취약점 CTF 예선 본선",
          "대규모 언어 모델 LLM 에이전트 공모", "cloud native kubernetes hackathon", "데이터 분석 시각화 대회",
@@ -31,7 +31,7 @@ QUESTIONS = [
     ("해커톤 있어?", ()), ("진행 중인 보안 대회 알려줘", ()), ("이미 끝난 해커톤", ()),
     ("최신 AI 뉴스", ()), ("지난달 LLM 뉴스", ()), ("kafka streams challenge", ("kafka",)),
     ("any hackathons coming up?", ()), ("데이터 분석 대회 상금 얼마야", ()), ("rust contest", ("rust",)),
-    ("AI 관련 대회 뭐 있어?", ()),
+    ("AI 관련 대회 뭐 있어?", ()), ("AI 해커톤 2026 상금", ()), ("2025 CTF 본선 어디서 해?", ()),
 ]
 
 

@@ -1,8 +1,9 @@
 """Rank fusion shared by both strategies: vector, keyword and, when the question asks for them,
 recency (news), names and kind (the items of the kind it names), fused by weighted reciprocal
-rank; then the bonuses on the fused values, status (contests of the asked status first) and the
-ended contests' demotion. Each is a function of its own with explicit inputs (`Candidates`), and
-`fuse` applies them in the order RANKINGS and BONUSES list. Pure functions, no I/O.
+rank; then the demotion of other years' editions (a question naming a year), and the bonuses on
+the fused values, status (contests of the asked status first) and the ended contests' demotion.
+Each is a function of its own with explicit inputs (`Candidates`), and `fuse` applies them in the
+order RANKINGS, DEMOTIONS and BONUSES list. Pure functions, no I/O.
 
 Each strategy ranks its candidates its own way (the exact one by NumPy cosine and BM25 over every
 candidate; the Atlas one by `$vectorSearch` and `$search`), then hands the rankings here, so a
@@ -40,6 +41,7 @@ from chatbot_api.retrieval.model import (
 )
 
 _WORDS = re.compile(r"[a-z0-9]+")
+_YEAR = re.compile(r"(?<![0-9])20[0-9]{2}(?![0-9])")  # 2026, 2026년; not 12026 or 20265
 _TAG_PARTS = re.compile(r"[-_\s/]+")
 NAME_CANDIDATES = 100  # the keyword side's best documents whose titles are read for names
 NAMED_TITLE_SHARE = 0.6  # of an ended contest's title terms in the question: not demoted
@@ -57,6 +59,7 @@ class FusionWeights:
     names: float = 0.5  # items whose title holds a name of the question (SearchFilters.names)
     kind: float = 0.5  # items of the one kind the question names (QueryIntent.asked_kind)
     tags: float = 0.25  # items tagged with a topic of the question (its words or their glossary's)
+    year: float = 0.5  # items whose title names only other years than the question (other_years)
     # an item written in the other script than the question takes its vector rank plus
     # other_script_offset on the keyword side where the keyword side ranks it lower or not at all
     other_script: bool = True
@@ -260,9 +263,34 @@ def ended_demotion(c: Candidates, fused: np.ndarray, w: FusionWeights) -> np.nda
     return fused
 
 
-# The rankings fused with the vector and keyword sides, and the bonuses applied to the fused
-# values after, each in this order.
+def other_years(c: Candidates, levels: np.ndarray, w: FusionWeights) -> np.ndarray:
+    """When the question names a year ("Dandan CTF 2026 본선", "2025 예선"), an item whose title
+    names years and none of the question's loses what a first rank is worth times `year`: the
+    other editions of a yearly series share every word of the one asked about but the year, which
+    one keyword among many hardly moves. An item whose title names no year keeps its place."""
+    asked = _years_in(c.query_text)
+    if not asked or not w.year or not len(c.docs):
+        return levels
+    titles, which = c.titles_of(np.arange(len(c.docs)))
+    other = np.asarray([bool(years) and not years & asked
+                        for years in map(_years_in, titles)], dtype=bool)[which]
+    if not other.any():
+        return levels
+    levels = levels.copy()
+    levels[other] -= w.year / (w.k + 1)
+    return levels
+
+
+@lru_cache(maxsize=16_384)  # titles recur from question to question
+def _years_in(text: str) -> frozenset[str]:
+    return frozenset(_YEAR.findall(text))
+
+
+# The rankings fused with the vector and keyword sides; the demotions that only lower the fused
+# values (part of the levels status_order orders by); and the bonuses applied to the fused values
+# after, each in this order.
 RANKINGS = (recency_ranking, names_ranking, tags_ranking, kind_ranking)
+DEMOTIONS = (other_years,)
 BONUSES = (status_order, ended_demotion)
 
 
@@ -280,15 +308,15 @@ def fuse(
     published: np.ndarray | None = None,
     tagged_by: Callable[[frozenset[str]], np.ndarray] | None = None,
 ) -> np.ndarray:
-    """The fused rank value of each of `docs` (higher is better): the script-corrected vector and
-    keyword sides and each of RANKINGS that applies, fused by weighted reciprocal rank, then each
-    of BONUSES in turn. `keyword_ranks` is 1-based, None (or 0 in an array) where the keyword side
-    did not match the document. `ended` marks the ended contests among `docs` where the caller
-    holds it already (the index, whose `docs` read each document only on demand); otherwise it is
-    read from the documents' status; `status_of`, each contest's status, the same way. `hangul`
-    marks the documents whose title is written in Hangul, the same way (`written_in_hangul`);
-    `published` their publication (news) and `tagged_by` which of them have a tag matching a set of
-    terms (`tagged_with`), the same way."""
+    """The fused rank value of each of `docs` (higher is better): the script-corrected vector and keyword
+    sides and each of RANKINGS that applies, fused by weighted reciprocal rank, then each of DEMOTIONS
+    and BONUSES in turn. `keyword_ranks` is 1-based, None (or 0 in an array) where the keyword side did
+    not match the document. `ended` marks the ended contests among `docs` where the caller holds it
+    already (the index, whose `docs` read each document only on demand); otherwise it is read from the
+    documents' status; `status_of`, each contest's status, the same way. `hangul` marks the documents
+    whose title is written in Hangul, the same way (`written_in_hangul`); `published` their publication
+    (news) and `tagged_by` which of them have a tag matching a set of terms (`tagged_with`), the
+    same way."""
     if hangul is None and (weights.other_script or weights.vector_by_script):
         hangul = np.asarray([written_in_hangul(d) for d in docs], dtype=bool)
     c = Candidates(collection, docs, keyword_ranks, query_text, read_intent(query_text), names,
@@ -298,7 +326,7 @@ def fuse(
 
 def fuse_levels(c: Candidates, similarities: Sequence[float] | np.ndarray,
                 weights: FusionWeights) -> tuple[np.ndarray, np.ndarray]:
-    """fuse() of `c`: the fused values before BONUSES (the levels) and after."""
+    """fuse() of `c`: the fused values before BONUSES (the levels, DEMOTIONS applied) and after."""
     vector_ranks, keyword_side = script_sides(c, similarities, weights)
     rankings: list[Sequence[int | None] | np.ndarray] = [vector_ranks, keyword_side]
     factors = [weights.vector, weights.keyword]
@@ -306,7 +334,10 @@ def fuse_levels(c: Candidates, similarities: Sequence[float] | np.ndarray,
         if (added := ranking(c, weights)) is not None:
             rankings.append(added[0])
             factors.append(added[1])
-    levels = fused = fused_ranks(rankings, factors, weights.k)
+    levels = fused_ranks(rankings, factors, weights.k)
+    for demotion in DEMOTIONS:
+        levels = demotion(c, levels, weights)
+    fused = levels
     for bonus in BONUSES:
         fused = bonus(c, fused, weights)
     return levels, fused
@@ -318,7 +349,8 @@ def bound_outside(c: Candidates, w: FusionWeights, vector_rank: int, keyword_ran
     status_order orders by (its level plus the asked status's rank, where that applies): one whose
     best possible ranks are those given (0: none on that side), holding no name of the question,
     and a tag that tags_ranking matches only when `tagged`. The kind ranking, where it applies,
-    ranks every document of a collection alike. Ended contests' demotion only lowers a value."""
+    ranks every document of a collection alike. DEMOTIONS and ended contests' demotion only lower a
+    value."""
     # the terms in fused_ranks' order (the vector and keyword sides, then RANKINGS): rounded
     # additions of smaller terms in the same order never come out larger
     bound = w.vector / (w.k + vector_rank)
