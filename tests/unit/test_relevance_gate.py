@@ -229,6 +229,12 @@ async def test_a_catalog_question_in_the_lead_outvotes_the_general_ones_around_i
     e = await gate.evidence("Who won it?", far)
     assert e.lead is not None and e.lead < THRESHOLDS.lead_min and e.votes == 6
     assert not await gate.passes("Who won it?", far)
+    # in the lead, but a request for advice: its wording cannot tell it from a catalog question,
+    # and the vote holds
+    request = "How do I back it up?"
+    e = await gate.evidence(request, near)
+    assert e.request and e.lead is not None and e.lead >= THRESHOLDS.lead_min
+    assert not await gate.passes(request, near)
 
 
 async def test_a_question_that_names_the_catalog_outvotes_the_general_ones_on_its_peak_or_words(

@@ -6,7 +6,7 @@ import pytest
 
 from chatbot_api.domain.context import Budget, fit_prompt
 from chatbot_api.domain.conversation import ChatTurn
-from chatbot_api.domain.routing import RouteKind, RouteOptions, route
+from chatbot_api.domain.routing import RouteKind, RouteOptions, default_rules, matches, readable, route
 from chatbot_api.retrieval.model import Collection, SearchHit
 from techai_shared.errors import TokenLimitExceeded
 
@@ -37,6 +37,23 @@ def test_catalog_questions_retrieve(text):
 ])
 def test_bookmarks_when_clearly_asked_even_if_not_enabled(text):
     assert Collection.BOOKMARKS in route(text, DEFAULT).collections
+
+
+@pytest.mark.parametrize(("text", "asks"), [
+    ("AUTOSAR Classic과 Adaptive의 차이를 설명해 주세요", True), ("두 대회 차이점은 뭐야?", True),
+    ("Kotlin이랑 Flutter 중에 뭐가 나아?", True), ("레이크하우스가 웨어하우스랑 뭐가 달라?", True),
+    ("API 키 발급은 어떻게 받나요?", True), ("DP 문제 어떻게 연습해?", True),
+    ("다온 LLM 2 뭐가 달라졌어?", False),  # what changed in an item: not a comparison
+    ("상금은 얼마야?", False),
+])
+def test_comparisons_and_how_tos_are_requests(text, asks):
+    assert matches(default_rules().requests, readable(text)) is asks
+
+
+@pytest.mark.parametrize("text", ["지금 진행 중인 헤커톤 있어?", "any hackatons in january?",
+                                  "다음 주 밋업 일정 알려주세요", "any meetups in Busan?"])
+def test_a_contest_misspelt_or_a_meetup_names_the_catalog(text):
+    assert matches(default_rules().contest, readable(text))
 
 
 @pytest.mark.parametrize("text", ["애스터랩스 솔라스2 노트북에서 돌리려면 메모리 몇기가 필요하대?",

@@ -41,8 +41,9 @@ A search of the user's own bookmarks alone that names them (저장해둔, bookma
 ("해커톤 경험이 취업에 도움 돼?", "what is a vector database", [advice]) fails, whatever catalog
 words it holds. A question that asks for news or whether a contest exists and is not a request
 (people ask for advice about taking part in a hackathon, hardly about the news or whether one
-exists) passes, and so do a question with a catalog question well in the lead and one that names a
-kind of item by dates. Otherwise a question fails when most of its neighbours are general ones,
+exists) passes, and so do a question with a catalog question well in the lead (unless it is a
+request: wording like a catalog question's says nothing of whether advice is asked) and one that
+names a kind of item by dates. Otherwise a question fails when most of its neighbours are general ones,
 unless both its peak and its words pass (either, if it has a cue) and it is not a request.
 Otherwise it passes on a cue; or, unless it is a request, on neighbours that are all catalog
 questions, its peak, its words, a name, or a search of the user's own bookmarks alone. A question
@@ -242,8 +243,10 @@ def decision(e: Evidence, t: Thresholds,
         return False, "advice", e  # a general assistant's question, whatever words it shares
     if e.lookup and not e.request:
         return True, "lookup", e  # asks for news or a contest
-    if e.lead is not None and e.lead >= t.lead_min:
-        return True, "lead", e  # asked like a catalog question
+    if e.lead is not None and e.lead >= t.lead_min and not e.request:
+        # asked like a catalog question; not a request for advice, which its wording cannot tell
+        # from one about the catalog ("랜섬웨어 대비하려면 백업을 어떻게 구성해야 돼?")
+        return True, "lead", e
     if e.cue and not e.request and e.dated:
         return True, "dated", e  # asks for items of a kind by date ("다음 달 해커톤")
     if e.votes is not None and e.votes >= t.general_votes_min:
