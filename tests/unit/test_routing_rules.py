@@ -43,8 +43,10 @@ def test_bookmarks_when_clearly_asked_even_if_not_enabled(text):
     ("AUTOSAR Classic과 Adaptive의 차이를 설명해 주세요", True), ("두 대회 차이점은 뭐야?", True),
     ("Kotlin이랑 Flutter 중에 뭐가 나아?", True), ("레이크하우스가 웨어하우스랑 뭐가 달라?", True),
     ("API 키 발급은 어떻게 받나요?", True), ("DP 문제 어떻게 연습해?", True),
+    ("러스트 소유권 개념 쉽게 설명해줘", True), ("VLAN 개념 좀 설명해줄래", True),
+    ("segment tree lazy propagation 설명 좀", True),
     ("다온 LLM 2 뭐가 달라졌어?", False),  # what changed in an item: not a comparison
-    ("상금은 얼마야?", False),
+    ("상금은 얼마야?", False), ("대회 설명회 언제야?", False),
 ])
 def test_comparisons_and_how_tos_are_requests(text, asks):
     assert matches(default_rules().requests, readable(text)) is asks
