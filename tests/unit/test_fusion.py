@@ -1,5 +1,5 @@
-"""The fusion's ended-contest and other-year demotions, status order, names bonus and kind bonus,
-on documents given as dicts (no store)."""
+"""The fusion's ended-contest, other-year and other-division demotions, status order, names bonus
+and kind bonus, on documents given as dicts (no store)."""
 
 from __future__ import annotations
 
@@ -78,6 +78,33 @@ def test_a_year_is_four_digits_of_their_own() -> None:
         assert fused[0] > fused[1], question
     fused = fuse(Collection.CONTESTS, docs, [0.95, 0.93], [1, 2], "Dandan CTF 2026년 문제", WEIGHTS)
     assert fused[1] > fused[0]
+
+
+def test_the_other_division_of_a_series_ranks_below_the_one_the_question_names() -> None:
+    docs = [{"title": "파수꾼 CTF 2026 예선", "status": "ENDED"},
+            {"title": "Pasukkun CTF 2026 Finals", "status": "ENDED"},
+            {"title": "파수꾼 CTF 2026", "status": "ENDED"}]
+    sims, ranks = [0.95, 0.93, 0.93], [1, 2, 2]
+    finals = fuse(Collection.CONTESTS, docs, sims, ranks, "파수꾼 CTF 2026 본선 우승팀이 어디였나요?",
+                  WEIGHTS)
+    assert finals[1] > finals[0] and finals[2] > finals[0]  # the qualifier goes below
+    both = fuse(Collection.CONTESTS, docs, sims, ranks, "파수꾼 CTF 2026 예선이랑 본선 날짜", WEIGHTS)
+    assert both[0] > both[1]  # both named: the order of the sides
+    news = fuse(Collection.NEWS, [{"title": "파수꾼 CTF 2026 본선 진출 20팀 확정"},
+                                  {"title": "파수꾼 CTF 2026 예선 참가 430팀"}],
+                [0.95, 0.93], [1, 2], "파수꾼 CTF 2026 예선 결과 나왔어?", WEIGHTS)
+    assert news[0] > news[1]  # news are not demoted: a qualifier's results name its finalists
+
+
+def test_a_student_division_question_demotes_the_general_division() -> None:
+    docs = [{"title": "Gaon Compiler Cup 2026 — 일반 부문", "status": "ENDED"},
+            {"title": "Gaon Compiler Cup 2026 — 학생 부문", "status": "ENDED"}]
+    fused = fuse(Collection.CONTESTS, docs, [0.95, 0.94], [1, 2], "가온 컴파일러컵 2026 학생부문 과제 뭐임?",
+                 WEIGHTS)
+    assert fused[1] > fused[0]
+    off = fuse(Collection.CONTESTS, docs, [0.95, 0.94], [1, 2], "가온 컴파일러컵 2026 학생부문 과제 뭐임?",
+               FusionWeights(division=0))
+    assert off[0] > off[1]
 
 
 def test_a_question_about_the_past_does_not_demote_ended_contests() -> None:

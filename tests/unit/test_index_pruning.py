@@ -32,6 +32,7 @@ QUESTIONS = [
     ("최신 AI 뉴스", ()), ("지난달 LLM 뉴스", ()), ("kafka streams challenge", ("kafka",)),
     ("any hackathons coming up?", ()), ("데이터 분석 대회 상금 얼마야", ()), ("rust contest", ("rust",)),
     ("AI 관련 대회 뭐 있어?", ()), ("AI 해커톤 2026 상금", ()), ("2025 CTF 본선 어디서 해?", ()),
+    ("CTF 예선 결과", ()),
 ]
 
 

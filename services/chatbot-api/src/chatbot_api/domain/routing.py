@@ -80,6 +80,8 @@ class Rules:
     ongoing: tuple[re.Pattern[str], ...]
     upcoming: tuple[re.Pattern[str], ...]
     explicit_id: re.Pattern[str]
+    # pairs of a series' divisions that exclude each other (qualifier and final, student and general)
+    divisions: tuple[tuple[tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...]], ...] = ()
 
 
 def _compile(patterns: list[str]) -> tuple[re.Pattern[str], ...]:
@@ -108,7 +110,15 @@ def parse_rules(data: dict[str, Any]) -> Rules:
         ongoing=_compile(data["ongoing"]["patterns"]),
         upcoming=_compile(data["upcoming"]["patterns"]),
         explicit_id=re.compile(data["explicit"]["id_pattern"], re.IGNORECASE),
+        divisions=tuple((_compile(a), _compile(b)) for a, b in data["divisions"]["pairs"]),
     )
+
+
+def divisions_named(text: str, rules: Rules | None = None) -> frozenset[tuple[int, int]]:
+    """The divisions `text` names, each as (pair, side) of the rules' division pairs."""
+    r = rules or default_rules()
+    return frozenset((i, side) for i, pair in enumerate(r.divisions)
+                     for side in (0, 1) if matches(pair[side], text))
 
 
 @cache

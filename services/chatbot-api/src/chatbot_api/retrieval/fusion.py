@@ -1,9 +1,10 @@
 """Rank fusion shared by both strategies: vector, keyword and, when the question asks for them,
-recency (news), names and kind (the items of the kind it names), fused by weighted reciprocal
-rank; then the demotion of other years' editions (a question naming a year), and the bonuses on
-the fused values, status (contests of the asked status first) and the ended contests' demotion.
-Each is a function of its own with explicit inputs (`Candidates`), and `fuse` applies them in the
-order RANKINGS, DEMOTIONS and BONUSES list. Pure functions, no I/O.
+recency (news), names and kind (the items of the kind it names), fused by weighted reciprocal rank;
+then the demotions of other years' editions and other divisions (a question naming a year or a
+division of a series), and the bonuses on the fused values, status (contests of the asked status
+first) and the ended contests' demotion. Each is a function of its own with explicit inputs
+(`Candidates`), and `fuse` applies them in the order RANKINGS, DEMOTIONS and BONUSES list. Pure
+functions, no I/O.
 
 Each strategy ranks its candidates its own way (the exact one by NumPy cosine and BM25 over every
 candidate; the Atlas one by `$vectorSearch` and `$search`), then hands the rankings here, so a
@@ -22,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from chatbot_api.domain.routing import divisions_named
 from chatbot_api.retrieval.glossary import keyword_query
 from chatbot_api.retrieval.hits import AsOf, to_hit
 from chatbot_api.retrieval.intent import QueryIntent, read_intent
@@ -60,6 +62,7 @@ class FusionWeights:
     kind: float = 0.5  # items of the one kind the question names (QueryIntent.asked_kind)
     tags: float = 0.25  # items tagged with a topic of the question (its words or their glossary's)
     year: float = 0.5  # items whose title names only other years than the question (other_years)
+    division: float = 0.5  # items whose title names only the other division (other_divisions)
     # an item written in the other script than the question takes its vector rank plus
     # other_script_offset on the keyword side where the keyword side ranks it lower or not at all
     other_script: bool = True
@@ -269,15 +272,41 @@ def other_years(c: Candidates, levels: np.ndarray, w: FusionWeights) -> np.ndarr
     other editions of a yearly series share every word of the one asked about but the year, which
     one keyword among many hardly moves. An item whose title names no year keeps its place."""
     asked = _years_in(c.query_text)
-    if not asked or not w.year or not len(c.docs):
+    if not asked or not w.year:
+        return levels
+    return _demoted(c, levels, lambda years: bool(years) and not years & asked, _years_in, w.year, w)
+
+
+def other_divisions(c: Candidates, levels: np.ndarray, w: FusionWeights) -> np.ndarray:
+    """When the question names one division of a series and not its counterpart (본선 and not
+    예선, "student division" and not the general one: the rules' [divisions]), an item whose title
+    names the counterpart and not the asked one loses what a first rank is worth times `division`,
+    as other_years does for other years' editions ("파수꾼 CTF 2026 본선 우승팀" asks about the
+    finals, not the qualifier that shares every other word of its title). Not for news: the
+    article on a qualifier's results is titled by its finalists ("2026 본선 진출자 60명 발표")."""
+    if c.collection is Collection.NEWS:
+        return levels
+    named = divisions_named(c.query_text)
+    asked = frozenset((pair, side) for pair, side in named if (pair, 1 - side) not in named)
+    if not asked or not w.division:
+        return levels
+    counterparts = frozenset((pair, 1 - side) for pair, side in asked)
+    return _demoted(c, levels, lambda held: bool(held & counterparts) and not held & asked,
+                    _divisions_in, w.division, w)
+
+
+def _demoted(c: Candidates, levels: np.ndarray, demote: Callable[[frozenset[Any]], bool],
+             read: Callable[[str], frozenset[Any]], weight: float, w: FusionWeights) -> np.ndarray:
+    """`levels` less what a first rank is worth times `weight` for each document whose title's
+    `read` meets `demote`."""
+    if not len(c.docs):
         return levels
     titles, which = c.titles_of(np.arange(len(c.docs)))
-    other = np.asarray([bool(years) and not years & asked
-                        for years in map(_years_in, titles)], dtype=bool)[which]
-    if not other.any():
+    lowered = np.asarray([demote(read(t)) for t in titles], dtype=bool)[which]
+    if not lowered.any():
         return levels
     levels = levels.copy()
-    levels[other] -= w.year / (w.k + 1)
+    levels[lowered] -= weight / (w.k + 1)
     return levels
 
 
@@ -286,11 +315,16 @@ def _years_in(text: str) -> frozenset[str]:
     return frozenset(_YEAR.findall(text))
 
 
+@lru_cache(maxsize=16_384)
+def _divisions_in(text: str) -> frozenset[tuple[int, int]]:
+    return divisions_named(text)
+
+
 # The rankings fused with the vector and keyword sides; the demotions that only lower the fused
 # values (part of the levels status_order orders by); and the bonuses applied to the fused values
 # after, each in this order.
 RANKINGS = (recency_ranking, names_ranking, tags_ranking, kind_ranking)
-DEMOTIONS = (other_years,)
+DEMOTIONS = (other_years, other_divisions)
 BONUSES = (status_order, ended_demotion)
 
 
