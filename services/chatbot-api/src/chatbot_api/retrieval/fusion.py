@@ -286,7 +286,7 @@ def other_divisions(c: Candidates, levels: np.ndarray, w: FusionWeights) -> np.n
     article on a qualifier's results is titled by its finalists ("2026 본선 진출자 60명 발표")."""
     if c.collection is Collection.NEWS:
         return levels
-    named = divisions_named(c.query_text)
+    named = _divisions_in(c.query_text)
     asked = frozenset((pair, side) for pair, side in named if (pair, 1 - side) not in named)
     if not asked or not w.division:
         return levels
