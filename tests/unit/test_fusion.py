@@ -73,11 +73,14 @@ def test_the_editions_of_other_years_than_the_question_names_rank_below_its_year
 def test_a_year_is_four_digits_of_their_own() -> None:
     docs = [{"title": "Dandan CTF 2025", "status": "UPCOMING"},
             {"title": "Dandan CTF 2026", "status": "UPCOMING"}]
-    for question in ("Dandan CTF 20265 문제", "Dandan CTF 12026 문제", "Dandan CTF 문제"):
+    for question in ("Dandan CTF 20265 문제", "Dandan CTF 12026 문제", "Dandan CTF 문제",
+                     "Dandan CTF 상금 2026만 원", "Dandan CTF 2026명 참가", "CVE-2026-1234 Dandan CTF",
+                     "Dandan CTF 2048 게임"):
         fused = fuse(Collection.CONTESTS, docs, [0.95, 0.93], [1, 2], question, WEIGHTS)
         assert fused[0] > fused[1], question
-    fused = fuse(Collection.CONTESTS, docs, [0.95, 0.93], [1, 2], "Dandan CTF 2026년 문제", WEIGHTS)
-    assert fused[1] > fused[0]
+    for question in ("Dandan CTF 2026년 문제", "Dandan CTF 2026 개막", "2026-11-22 Dandan CTF"):
+        fused = fuse(Collection.CONTESTS, docs, [0.95, 0.93], [1, 2], question, WEIGHTS)
+        assert fused[1] > fused[0], question
 
 
 def test_the_other_division_of_a_series_ranks_below_the_one_the_question_names() -> None:
@@ -94,6 +97,14 @@ def test_the_other_division_of_a_series_ranks_below_the_one_the_question_names()
                                   {"title": "파수꾼 CTF 2026 예선 참가 430팀"}],
                 [0.95, 0.93], [1, 2], "파수꾼 CTF 2026 예선 결과 나왔어?", WEIGHTS)
     assert news[0] > news[1]  # news are not demoted: a qualifier's results name its finalists
+    saved = fuse(Collection.BOOKMARKS,
+                 [{"item_title": "파수꾼 CTF 2026 본선 진출 20팀 확정", "item_type": "NEWS_ARTICLE"},
+                  {"item_title": "파수꾼 CTF 2026 예선 참가 430팀", "item_type": "NEWS_ARTICLE"},
+                  {"item_title": "파수꾼 CTF 2026 Finals", "item_type": "CONTEST"},
+                  {"item_title": "파수꾼 CTF 2026 예선", "item_type": "CONTEST"}],
+                 [0.95, 0.93, 0.95, 0.93], [1, 2, 1, 2], "파수꾼 CTF 2026 예선 결과 나왔어?", WEIGHTS)
+    assert saved[0] > saved[1]  # a saved article neither
+    assert saved[3] > saved[2]  # a saved contest is
 
 
 def test_a_student_division_question_demotes_the_general_division() -> None:

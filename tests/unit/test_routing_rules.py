@@ -6,7 +6,15 @@ import pytest
 
 from chatbot_api.domain.context import Budget, fit_prompt
 from chatbot_api.domain.conversation import ChatTurn
-from chatbot_api.domain.routing import RouteKind, RouteOptions, default_rules, matches, readable, route
+from chatbot_api.domain.routing import (
+    RouteKind,
+    RouteOptions,
+    default_rules,
+    divisions_named,
+    matches,
+    readable,
+    route,
+)
 from chatbot_api.retrieval.model import Collection, SearchHit
 from techai_shared.errors import TokenLimitExceeded
 
@@ -45,11 +53,23 @@ def test_bookmarks_when_clearly_asked_even_if_not_enabled(text):
     ("API 키 발급은 어떻게 받나요?", True), ("DP 문제 어떻게 연습해?", True),
     ("러스트 소유권 개념 쉽게 설명해줘", True), ("VLAN 개념 좀 설명해줄래", True),
     ("segment tree lazy propagation 설명 좀", True),
-    ("다온 LLM 2 뭐가 달라졌어?", False),  # what changed in an item: not a comparison
+    ("다온 LLM 2 뭐가 달라졌어?", False), ("뭐가 나아졌어?", False),  # what changed in an item
+    ("우승팀은 어떻게 대비했대?", False), ("본선은 어떻게 구성됐어?", False),  # what was done, how it is
     ("상금은 얼마야?", False), ("대회 설명회 언제야?", False),
 ])
 def test_comparisons_and_how_tos_are_requests(text, asks):
     assert matches(default_rules().requests, readable(text)) is asks
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ("파수꾼 CTF 2026 본선 우승팀", {(0, 1)}), ("Pasukkun CTF 2026 Finals에서 몇 팀?", {(0, 1)}),
+    ("Shield CTF 2026 Quals", {(0, 0)}), ("예선 통과하면 본선 언제야", {(0, 0), (0, 1)}),
+    ("Gaon Compiler Cup 2026 — 학생 부문", {(1, 0)}), ("일반부 상금", {(1, 1)}),
+    ("대학생부터 참가 가능?", set()), ("연결선 문제", set()), ("final deadline 언제야?", set()),
+    ("the final results of the cup", set()),
+])
+def test_the_divisions_of_a_series_are_read_as_words(text, named):
+    assert divisions_named(text) == named
 
 
 @pytest.mark.parametrize("text", ["지금 진행 중인 헤커톤 있어?", "any hackatons in january?",

@@ -113,16 +113,19 @@ DONORS = ("portal-a", "portal-b", "portal-c", "portal-d", "portal-e", "portal-f"
 
 
 def donors_of(source: Path, seed: Path = SEED) -> list[Path]:
-    """The catalogs whose sentences pad `source`: infra/seed and DONORS, `source` left out."""
+    """The catalogs whose sentences pad `source`: infra/seed and DONORS, `source` left out. A
+    missing donor is an error: without it the padding would change silently."""
     folders = [seed, *(seed / "catalogs" / name for name in DONORS)]
-    return [f for f in folders if f.resolve() != source.resolve()
-            and (f / SEED_FILES[CONTESTS]).exists()]
+    missing = [str(f) for f in folders if not (f / SEED_FILES[CONTESTS]).exists()]
+    if missing:
+        raise FileNotFoundError(f"padding donor catalogs missing: {', '.join(missing)}")
+    return [f for f in folders if f.resolve() != source.resolve()]
 
 
 def padded(source: Path, target: Path, size: int, as_of: datetime, seed: int = 7,
            donors: list[Path] | None = None) -> Path:
     """`source` with its contests and news filled up to `size` each from the sentences of
-    `donors` (default: every other catalog of the project), written to `target`."""
+    `donors` (default: `donors_of(source)`), written to `target`."""
     rng = random.Random(seed)
     target.mkdir(parents=True, exist_ok=True)
     donors = donors_of(source) if donors is None else donors

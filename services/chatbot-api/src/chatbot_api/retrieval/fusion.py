@@ -43,7 +43,10 @@ from chatbot_api.retrieval.model import (
 )
 
 _WORDS = re.compile(r"[a-z0-9]+")
-_YEAR = re.compile(r"(?<![0-9])20[0-9]{2}(?![0-9])")  # 2026, 2026년; not 12026 or 20265
+# a year of the portal's (2010 to 2039) written as one: 2026, 2026년, 2026-11-22; not 12026,
+# CVE-2025-1234, 2030만 원 or 2020명
+_YEAR = re.compile(r"(?<![0-9A-Za-z-])20[1-3][0-9]"
+                   r"(?![0-9]|\s*(?:[만천억] ?[원명]|[원명](?![가-힣])|달러|%))")
 _TAG_PARTS = re.compile(r"[-_\s/]+")
 NAME_CANDIDATES = 100  # the keyword side's best documents whose titles are read for names
 NAMED_TITLE_SHARE = 0.6  # of an ended contest's title terms in the question: not demoted
@@ -94,7 +97,8 @@ class Candidates:
     vector_ranks: np.ndarray | None = None
     recency_ranks: np.ndarray | None = None
     # each document's titles (`title_pair`) as a number and the titles by number, where the caller
-    # holds them apart from `docs` (whose reading derives a contest's status): the names rules'
+    # holds them apart from `docs` (whose reading derives a contest's status): what the names
+    # rules and DEMOTIONS read
     title_ids: np.ndarray | None = None
     title_names: Sequence[tuple[str, str]] | None = None
 
@@ -282,8 +286,9 @@ def other_divisions(c: Candidates, levels: np.ndarray, w: FusionWeights) -> np.n
     예선, "student division" and not the general one: the rules' [divisions]), an item whose title
     names the counterpart and not the asked one loses what a first rank is worth times `division`,
     as other_years does for other years' editions ("파수꾼 CTF 2026 본선 우승팀" asks about the
-    finals, not the qualifier that shares every other word of its title). Not for news: the
-    article on a qualifier's results is titled by its finalists ("2026 본선 진출자 60명 발표")."""
+    finals, not the qualifier that shares every other word of its title). Contests only, saved
+    ones too: the article on a qualifier's results is titled by its finalists ("2026 본선 진출자
+    60명 발표")."""
     if c.collection is Collection.NEWS:
         return levels
     named = _divisions_in(c.query_text)
@@ -291,18 +296,24 @@ def other_divisions(c: Candidates, levels: np.ndarray, w: FusionWeights) -> np.n
     if not asked or not w.division:
         return levels
     counterparts = frozenset((pair, 1 - side) for pair, side in asked)
+    contests = (_of_kind(c.collection, c.docs, "CONTEST").astype(bool)
+                if c.collection is Collection.BOOKMARKS else None)
     return _demoted(c, levels, lambda held: bool(held & counterparts) and not held & asked,
-                    _divisions_in, w.division, w)
+                    _divisions_in, w.division, w, among=contests)
 
 
 def _demoted(c: Candidates, levels: np.ndarray, demote: Callable[[frozenset[Any]], bool],
-             read: Callable[[str], frozenset[Any]], weight: float, w: FusionWeights) -> np.ndarray:
-    """`levels` less what a first rank is worth times `weight` for each document whose title's
-    `read` meets `demote`."""
+             read: Callable[[str], frozenset[Any]], weight: float, w: FusionWeights,
+             among: np.ndarray | None = None) -> np.ndarray:
+    """`levels` less what a first rank is worth times `weight` for each document (of `among`,
+    when given) whose title's `read` meets `demote`. Every document's title is read: the whole
+    fusion of a shard, up to index.PRUNE_ABOVE documents, reads them all."""
     if not len(c.docs):
         return levels
     titles, which = c.titles_of(np.arange(len(c.docs)))
     lowered = np.asarray([demote(read(t)) for t in titles], dtype=bool)[which]
+    if among is not None:
+        lowered &= among
     if not lowered.any():
         return levels
     levels = levels.copy()
