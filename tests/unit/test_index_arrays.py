@@ -106,6 +106,37 @@ def test_the_kept_term_scores_follow_every_write_of_the_shard():
     assert scores(shard) != first
 
 
+def test_the_kept_slots_and_publications_follow_writes_deletions_and_compaction():
+    from datetime import UTC, datetime
+
+    from chatbot_api.retrieval.model import SearchFilters
+
+    def dated(i: int, day: int | None, version: int = 1) -> dict[str, object]:
+        published = None if day is None else datetime(2026, 11, day, tzinfo=UTC)
+        return {**_text_doc(i, f"article {i}", version), "published_at": published}
+
+    def expected(held: Shard) -> tuple[list[int], list[float]]:
+        alive = [i for i, slot in enumerate(held.slots) if slot is not None]
+        published = [0.0 if np.isnan(p) else float(p) for p in held.published[:len(held.slots)]]
+        return alive, published
+
+    shard = Shard(Collection.NEWS, 2)
+    unfiltered = SearchFilters()
+    for i in range(70):
+        shard.put(dated(i, 1 + i % 28 if i % 5 else None), "m")
+        if i % 9 == 0:  # read between writes: what is kept must not go stale
+            assert (shard.kept(unfiltered).tolist(), shard.published_or_zero(
+                slice(0, len(shard.slots))).tolist()) == expected(shard)
+    shard.put(dated(3, 20, version=2), "m")  # a date given to an undated one
+    for i in range(10, 40):  # holes, then a compaction
+        shard.remove(f"n-{i}", 2)
+    assert shard.kept(unfiltered).tolist() == expected(shard)[0]
+    assert shard.published_or_zero(slice(0, len(shard.slots))).tolist() == expected(shard)[1]
+    window = SearchFilters(published_after=datetime(2026, 11, 10, tzinfo=UTC))
+    assert shard.kept(window).tolist() == np.flatnonzero(shard.mask(window)).tolist()
+    assert len(shard.kept(window)) < len(shard.kept(unfiltered))
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_keyword_ranks_read_from_the_sorted_scores_are_rank_arrays(seed):
     from chatbot_api.retrieval.index import _Ranked

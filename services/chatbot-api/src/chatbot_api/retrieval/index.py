@@ -123,6 +123,8 @@ class Shard:
         # over every slot, until the shard changes: news' recency ranks, the two scripts' slots
         self._recency: np.ndarray | None = None
         self._scripts: tuple[np.ndarray, np.ndarray] | None = None
+        self._alive_slots: np.ndarray | None = None  # what a search without a pre-filter keeps
+        self._published_zero: np.ndarray | None = None  # published_or_zero over every slot
         # a tag's parts -> the slots tagged with it, and those as an array once a search asks
         self.tagged: dict[tuple[str, ...], set[int]] = {}
         self._tags_with: dict[str, set[tuple[str, ...]]] = {}  # a part -> the tags holding it
@@ -326,6 +328,8 @@ class Shard:
         self._factor = None
         self._recency = None
         self._scripts = None
+        self._alive_slots = None
+        self._published_zero = None
 
     def _every_slot(self, at: slice | np.ndarray) -> bool:
         return isinstance(at, slice) and at == slice(0, len(self.slots))
@@ -377,6 +381,15 @@ class Shard:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
         return held
 
+    def kept(self, filters: SearchFilters) -> np.ndarray:
+        """The slots a search with `filters` considers (`mask`'s, ascending). Without a pre-filter
+        they are the live slots, kept until the shard changes (callers only read them)."""
+        if prefilter(self.collection, "", filters):
+            return np.flatnonzero(self.mask(filters))
+        if self._alive_slots is None:
+            self._alive_slots = np.flatnonzero(self.alive[:len(self.slots)])
+        return self._alive_slots
+
     def mask(self, filters: SearchFilters) -> np.ndarray:
         """The slots a search with `filters` considers: the pre-filter of model.prefilter()."""
         n = len(self.slots)
@@ -416,7 +429,9 @@ class Shard:
 
     def published_or_zero(self, at: slice | np.ndarray) -> np.ndarray:
         """The publication (epoch seconds) of the slots at `at`, 0 where unknown (fusion's)."""
-        return np.nan_to_num(self.published[at], nan=0.0)
+        if self._published_zero is None:
+            self._published_zero = np.nan_to_num(self.published[:len(self.slots)], nan=0.0)
+        return self._published_zero[at]
 
     def statuses(self, kept: np.ndarray, at: slice | np.ndarray, now: datetime,
                  ended: np.ndarray) -> np.ndarray:
@@ -449,7 +464,8 @@ class Shard:
                    for s in self.slots if s is not None)
         scored = sum(sys.getsizeof(t) + (0 if f is None else f[1].nbytes)
                      for t, f in self._scored.items())  # f[0] is the posting's own array
-        scored += sum(a.nbytes for a in (self._factor, self._recency, *(self._scripts or ()))
+        scored += sum(a.nbytes for a in (self._factor, self._recency, *(self._scripts or ()),
+                                         self._alive_slots, self._published_zero)
                       if a is not None)
         tags = sum(sys.getsizeof(p) + sys.getsizeof(slots) + 28 * len(slots)
                    for p, slots in self.tagged.items())
@@ -461,7 +477,7 @@ class Shard:
 def search_shard(shard: Shard, query: np.ndarray, query_text: str, limit: int, min_score: float,
                  filters: SearchFilters, weights: FusionWeights) -> list[SearchHit]:
     held = len(shard.slots)
-    kept = np.flatnonzero(shard.mask(filters))
+    kept = shard.kept(filters)
     if not len(kept):
         return []
     # every slot kept (no filter, no hole): the arrays are read as views, not copied by index

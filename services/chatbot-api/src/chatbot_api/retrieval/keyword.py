@@ -222,9 +222,11 @@ def fused_ranks(rankings: Sequence[Sequence[int | None] | np.ndarray], weights: 
     size = len(rankings[0]) if rankings else 0
     fused = np.zeros(size, dtype=np.float64)
     for ranking, weight in zip(rankings, weights, strict=True):
-        array = rank_values(ranking)
+        array = rank_values(ranking)  # a new array: computed in place, added where ranked
         ranked = array > 0
-        fused[ranked] += weight / (k + array[ranked])
+        array += k
+        np.divide(weight, array, out=array)
+        np.add(fused, array, out=fused, where=ranked)
     return fused
 
 
