@@ -124,6 +124,21 @@ def test_intent_reads_the_one_kind_of_item_a_question_names() -> None:
     assert read_intent("별빛 게임잼 테마가 뭐였더라?").asked_kind == "CONTEST"
 
 
+def test_a_question_about_who_won_does_not_rank_contests_first() -> None:
+    # its contest word names the event; the results are reported in articles as often
+    for asked in ("별밭 게임잼 2026 우승작 뭐였지?", "Maru CTF 2025 누가 우승했어?",
+                  "다온증권 퀀트 챌린지 2026 우승팀 누구?", "부산 해커톤 2026 대상 받은 팀 어디야",
+                  "한울시 안전 데이터 해커톤 결과가 궁금해요", "who won qubit cup 2026",
+                  "샌드캐슬 엔진 플러그인 공모전에서 1등은 누구였나요?"):
+        assert read_intent(asked).asked_kind is None, asked
+    assert read_intent("해커톤 결과가 궁금한데 기사 있어?").asked_kind == "NEWS"
+    # a prize, "for" (대상) or what a winner wrote asks about the contest still
+    for asked in ("파수꾼 CTF 2026 본선 우승 상금 얼마?", "스트라투스 해커톤 우승하면 뭐 줬어?",
+                  "대학생 대상 해커톤 있어?", "What's the prize for 1st place at the CTF?",
+                  "끝난 대회인데 우승팀 기술 보고서 읽으려고 저장해둔 거"):
+        assert read_intent(asked).asked_kind == "CONTEST", asked
+
+
 def _hit(doc: str, collection: Collection, score: float, rank: float, owner: str | None = None) -> SearchHit:
     metadata = {"user_id": owner} if owner else {}
     return SearchHit(doc, collection, doc, "", None, score, metadata, rank)

@@ -82,6 +82,7 @@ class Rules:
     explicit_id: re.Pattern[str]
     # pairs of a series' divisions that exclude each other (qualifier and final, student and general)
     divisions: tuple[tuple[tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...]], ...] = ()
+    results: tuple[re.Pattern[str], ...] = ()  # asks who won or how a contest turned out
 
 
 def _compile(patterns: list[str]) -> tuple[re.Pattern[str], ...]:
@@ -111,6 +112,7 @@ def parse_rules(data: dict[str, Any]) -> Rules:
         upcoming=_compile(data["upcoming"]["patterns"]),
         explicit_id=re.compile(data["explicit"]["id_pattern"], re.IGNORECASE),
         divisions=tuple((_compile(a), _compile(b)) for a, b in data["divisions"]["pairs"]),
+        results=_compile(data["results"]["patterns"]),
     )
 
 

@@ -8,7 +8,9 @@ status ("now", "upcoming", "finished") too, a question about finished contests a
 ENDED ones, and a question about "my saved" items puts the bookmarks first. A question that names
 one kind of item ("대회", "hackathon"; "기사", "article": the rules' kind words) ranks the items of
 that kind higher, saved ones included: each collection's ranks are its own, so without it the best
-of an unasked collection stood level with the best of the asked one.
+of an unasked collection stood level with the best of the asked one. A question about who won a
+contest or how it turned out ("별밭 게임잼 2026 우승작 뭐였지?", the rules' [results]) names no kind
+by its contest word: the results are reported in articles as often as in the contest's own page.
 """
 
 from __future__ import annotations
@@ -51,7 +53,9 @@ def _intent(query: str) -> QueryIntent:  # each collection's search of a questio
 
 def _read(query: str, r: Rules) -> QueryIntent:
     text = readable(query)
-    contest, news = matches(r.contest_kind, text), matches(r.news_kind, text)
+    # who won a contest, or how it turned out: its results are articles as often as the contest
+    contest = matches(r.contest_kind, text) and not matches(r.results, text)
+    news = matches(r.news_kind, text)
     return QueryIntent(
         wants_recent=matches(r.latest, text),
         wants_ended=matches(r.ended, text),
