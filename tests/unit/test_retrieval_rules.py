@@ -124,19 +124,66 @@ def test_intent_reads_the_one_kind_of_item_a_question_names() -> None:
     assert read_intent("별빛 게임잼 테마가 뭐였더라?").asked_kind == "CONTEST"
 
 
-def test_a_question_about_who_won_does_not_rank_contests_first() -> None:
+@pytest.mark.parametrize("asked", [
+    "별밭 게임잼 2026 우승작 뭐였지?",
+    "Maru CTF 2025 누가 우승했어?",
+    "다온증권 퀀트 챌린지 2026 우승팀 누구?",
+    "부산 해커톤 2026 대상 받은 팀 어디야",
+    "공공데이터 경진대회 2025 대상 뭐였음?",
+    "해커톤 최우수상 누가 받았어?",
+    "한울시 안전 데이터 해커톤 결과가 궁금해요",
+    "딸기 병해 예측 챌린지 결과 어떻게 됐어?",
+    "해커톤 결과 발표됐어?",
+    "샌드캐슬 엔진 플러그인 공모전에서 1등은 누구였나요?",
+    "해커톤 1위는 누구야?",
+    "해커톤 1등 누구야?",
+    "who won qubit cup 2026",
+    "Which team won qubit cup 2026 hackathon?",
+    "who took first place at the CTF?",
+    "hackathon results?",
+    "Gureumbi Forecast Cup 2025 winner?",
+])
+def test_a_question_about_who_won_does_not_rank_contests_first(asked) -> None:
     # its contest word names the event; the results are reported in articles as often
-    for asked in ("별밭 게임잼 2026 우승작 뭐였지?", "Maru CTF 2025 누가 우승했어?",
-                  "다온증권 퀀트 챌린지 2026 우승팀 누구?", "부산 해커톤 2026 대상 받은 팀 어디야",
-                  "한울시 안전 데이터 해커톤 결과가 궁금해요", "who won qubit cup 2026",
-                  "샌드캐슬 엔진 플러그인 공모전에서 1등은 누구였나요?"):
-        assert read_intent(asked).asked_kind is None, asked
+    assert read_intent(asked).asked_kind is None
+
+
+def test_who_won_with_a_news_word_asks_for_articles() -> None:
     assert read_intent("해커톤 결과가 궁금한데 기사 있어?").asked_kind == "NEWS"
-    # a prize, "for" (대상) or what a winner wrote asks about the contest still
-    for asked in ("파수꾼 CTF 2026 본선 우승 상금 얼마?", "스트라투스 해커톤 우승하면 뭐 줬어?",
-                  "대학생 대상 해커톤 있어?", "What's the prize for 1st place at the CTF?",
-                  "끝난 대회인데 우승팀 기술 보고서 읽으려고 저장해둔 거"):
-        assert read_intent(asked).asked_kind == "CONTEST", asked
+
+
+@pytest.mark.parametrize("asked", [
+    # a prize, the winners' prize or how they are chosen
+    "파수꾼 CTF 2026 본선 우승 상금 얼마?",
+    "스트라투스 해커톤 우승하면 뭐 줬어?",
+    "해커톤 1등은 상금 얼마야?",
+    "공모전 1등을 하면 뭐 받아?",
+    "CTF 1등한테 주는 상금 얼마야?",
+    "CTF 1등팀 상금 얼마야?",
+    "해커톤 우승자는 뭐 받아?",
+    "해커톤에서 우승한 팀은 상금 얼마 받아?",
+    "우승했을 때 받는 상금이 얼마야 해커톤",
+    "What's the prize for 1st place at the CTF?",
+    "What does the winner of the CTF get?",
+    "What's the prize for winners of the hackathon?",
+    "How are winners selected in the hackathon?",
+    # 대상 as "for" and who may enter
+    "대학생 대상 해커톤 있어?",
+    "해커톤 참가 대상은 누구야?",
+    "이 공모전 지원 대상은 어떻게 돼?",
+    "청소년 대상 작품 공모전 있어?",
+    "고등학생 대상 팀 해커톤 있어?",
+    "대상은 누가 참가할 수 있어? 해커톤",
+    # what a winner wrote, how to submit, when results come
+    "끝난 대회인데 우승팀 기술 보고서 읽으려고 저장해둔 거",
+    "작년에 우승한 팀 기술 보고서 저장해둔 거 대회",
+    "공모전 분석 결과를 어떻게 제출해야 돼?",
+    "해커톤 심사 결과는 뭐로 결정돼?",
+    "예선 결과 발표 언제야? 해커톤",
+    "Teams that won the qualifier can join the CTF final?",
+])
+def test_a_prize_or_who_may_enter_still_asks_about_the_contest(asked) -> None:
+    assert read_intent(asked).asked_kind == "CONTEST"
 
 
 def _hit(doc: str, collection: Collection, score: float, rank: float, owner: str | None = None) -> SearchHit:
