@@ -137,6 +137,32 @@ def test_the_kept_slots_and_publications_follow_writes_deletions_and_compaction(
     assert len(shard.kept(window)) < len(shard.kept(unfiltered))
 
 
+def test_the_kept_contests_are_the_pre_filter_s_for_every_filter():
+    from datetime import UTC, datetime, timedelta
+
+    from chatbot_api.retrieval.model import SearchFilters
+
+    day = datetime(2026, 11, 22, 3, tzinfo=UTC)
+    shard = Shard(Collection.CONTESTS, 2)
+    for i in range(40):  # ended, running and coming contests, and undated ones
+        start = None if i % 7 == 0 else day + timedelta(days=i - 20)
+        end = None if i % 7 == 0 else day + timedelta(days=i - 12)
+        shard.put({**_text_doc(i, f"contest {i}"), "document_id": f"c-{i}", "start_date": start,
+                   "end_date": end, "status": "ENDED" if i % 3 else None}, "m")
+    shard.remove("c-5", 2)
+    window = (day + timedelta(days=1), day + timedelta(days=8))
+    for filters in (SearchFilters(as_of=day), SearchFilters(include_ended_contests=False, as_of=day),
+                    SearchFilters(contest_window=window, as_of=day),
+                    SearchFilters(contest_window=window, by_deadline=True, as_of=day),
+                    SearchFilters(contest_window=window, by_start=True, as_of=day),
+                    SearchFilters(include_ended_contests=False, contest_window=window, as_of=day)):
+        assert shard.kept(filters).tolist() == np.flatnonzero(shard.mask(filters)).tolist(), filters
+    every = len(shard.kept(SearchFilters(as_of=day)))
+    assert every == 39
+    assert 0 < len(shard.kept(SearchFilters(include_ended_contests=False, as_of=day))) < every
+    assert 0 < len(shard.kept(SearchFilters(contest_window=window, as_of=day))) < every
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_keyword_ranks_read_from_the_sorted_scores_are_rank_arrays(seed):
     from chatbot_api.retrieval.index import _Ranked
