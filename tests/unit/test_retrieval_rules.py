@@ -186,6 +186,32 @@ def test_a_prize_or_who_may_enter_still_asks_about_the_contest(asked) -> None:
     assert read_intent(asked).asked_kind == "CONTEST"
 
 
+@pytest.mark.parametrize("asked", [
+    "내가 북마크한 CTF 관련 거 뭐 있지?",
+    "내 북마크에서 CTF 관련된 거 보여줘",
+    "해커톤 관련 저장해 둔 거 있어?",
+    "게임잼에 관한 북마크",
+    "did i bookmark any CTF stuff?",
+    "did I save anything about the Garam hackathon?",
+    "my CTF-related bookmarks",
+])
+def test_a_contest_word_used_as_a_topic_names_no_kind(asked) -> None:
+    # what is saved or reported about a CTF is an article as often as the contest itself
+    assert read_intent(asked).asked_kind is None
+
+
+@pytest.mark.parametrize(("asked", "kind"), [
+    ("CTF 관련 대회 있어?", "CONTEST"),  # a word that names contests as such
+    ("CTF-related contests this month?", "CONTEST"),
+    ("challenges related to AI", "CONTEST"),  # "related to" qualifies the challenges
+    ("내가 북마크한 해커톤", "CONTEST"),
+    ("bookmarked ctf?", "CONTEST"),
+    ("해커톤 관련 뉴스", "NEWS"),
+])
+def test_a_contest_word_as_the_kind_asked_still_names_it(asked, kind) -> None:
+    assert read_intent(asked).asked_kind == kind
+
+
 def _hit(doc: str, collection: Collection, score: float, rank: float, owner: str | None = None) -> SearchHit:
     metadata = {"user_id": owner} if owner else {}
     return SearchHit(doc, collection, doc, "", None, score, metadata, rank)

@@ -67,6 +67,8 @@ def test_comparisons_and_how_tos_are_requests(text, asks):
     ("Gaon Compiler Cup 2026 — 학생 부문", {(1, 0)}), ("일반부 상금", {(1, 1)}),
     ("대학생부터 참가 가능?", set()), ("연결선 문제", set()), ("final deadline 언제야?", set()),
     ("the final results of the cup", set()),
+    ("Mulgyeol Data Challenge 2026 Preliminary", {(0, 0)}), ("the prelims of the cup", {(0, 0)}),
+    ("a preliminary report on the outage", set()), ("preliminary revenue", set()),
 ])
 def test_the_divisions_of_a_series_are_read_as_words(text, named):
     assert divisions_named(text) == named

@@ -42,6 +42,10 @@ def seoul(year: int, month: int, day: int) -> datetime:
     ("이번 주말 해커톤", at(2026, 11, 25), seoul(2026, 11, 28), seoul(2026, 11, 30), False),
     ("다음 주 대회", at(2026, 11, 25), seoul(2026, 11, 30), seoul(2026, 12, 7), False),
     ("오늘 마감", at(2026, 11, 25), seoul(2026, 11, 25), seoul(2026, 11, 26), True),
+    # asking which contests end (or ended) in a window asks by their end, as "마감" does
+    ("이번 달에 끝나는 대회 다 알려줘", at(2026, 11, 22), seoul(2026, 11, 1), seoul(2026, 12, 1), True),
+    ("지난달에 끝난 해커톤", at(2026, 11, 22), seoul(2026, 10, 1), seoul(2026, 11, 1), True),
+    ("다음 주에 종료되는 공모전", at(2026, 11, 22), seoul(2026, 11, 23), seoul(2026, 11, 30), True),
     ("내일 시작하는 대회", at(2026, 12, 31), seoul(2027, 1, 1), seoul(2027, 1, 2), False),
     ("이번 달 대회", at(2026, 11, 22), seoul(2026, 11, 1), seoul(2026, 12, 1), False),
     ("hackathons in December", at(2026, 11, 22), seoul(2026, 12, 1), seoul(2027, 1, 1), False),

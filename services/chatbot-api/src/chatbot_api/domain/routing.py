@@ -83,6 +83,7 @@ class Rules:
     # pairs of a series' divisions that exclude each other (qualifier and final, student and general)
     divisions: tuple[tuple[tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...]], ...] = ()
     results: tuple[re.Pattern[str], ...] = ()  # asks who won or how a contest turned out
+    kind_topics: tuple[re.Pattern[str], ...] = ()  # a contest word used as a topic, not a kind
 
 
 def _compile(patterns: list[str]) -> tuple[re.Pattern[str], ...]:
@@ -113,6 +114,7 @@ def parse_rules(data: dict[str, Any]) -> Rules:
         explicit_id=re.compile(data["explicit"]["id_pattern"], re.IGNORECASE),
         divisions=tuple((_compile(a), _compile(b)) for a, b in data["divisions"]["pairs"]),
         results=_compile(data["results"]["patterns"]),
+        kind_topics=_compile(data["kinds"]["topic"]),
     )
 
 

@@ -10,7 +10,8 @@ one kind of item ("대회", "hackathon"; "기사", "article": the rules' kind wo
 that kind higher, saved ones included: each collection's ranks are its own, so without it the best
 of an unasked collection stood level with the best of the asked one. A question about who won a
 contest or how it turned out ("별밭 게임잼 2026 우승작 뭐였지?", the rules' [results]) names no kind
-by its contest word: the results are reported in articles as often as in the contest's own page.
+by its contest word: the results are reported in articles as often as in the contest's own page;
+nor does one that uses a contest word as a topic ("CTF 관련된 거", "anything about the hackathon").
 """
 
 from __future__ import annotations
@@ -54,7 +55,9 @@ def _intent(query: str) -> QueryIntent:  # each collection's search of a questio
 def _read(query: str, r: Rules) -> QueryIntent:
     text = readable(query)
     # who won a contest, or how it turned out: its results are articles as often as the contest
-    contest = matches(r.contest_kind, text) and not matches(r.results, text)
+    # or a contest word used as a topic ("CTF 관련된 거"): what is said about it is news as often
+    contest = (matches(r.contest_kind, text) and not matches(r.results, text)
+               and not matches(r.kind_topics, text))
     news = matches(r.news_kind, text)
     return QueryIntent(
         wants_recent=matches(r.latest, text),
