@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 
 from chatbot_api.adapters.catalog_retriever import merge_hits
+from chatbot_api.domain.routing import default_rules, matches, readable
+from chatbot_api.domain.time_words import names_dates
 from chatbot_api.retrieval.intent import read_intent
 from chatbot_api.retrieval.keyword import bm25_scores, ranks, reciprocal_rank_fusion, tokenize
 from chatbot_api.retrieval.model import (
@@ -210,6 +212,20 @@ def test_a_contest_word_used_as_a_topic_names_no_kind(asked) -> None:
 ])
 def test_a_contest_word_as_the_kind_asked_still_names_it(asked, kind) -> None:
     assert read_intent(asked).asked_kind == kind
+
+
+@pytest.mark.parametrize(("asked", "lookup"), [
+    ("anything closing today?", True),
+    ("Is anything starting next week?", True),
+    ("이번 주에 시작하는 거 있어?", True),
+    ("오늘 마감인 거 뭐 있어?", True),
+    ("is there anything good to eat?", False),
+    ("what time does the store close today?", False),
+])
+def test_asking_whether_anything_starts_or_closes_is_a_lookup(asked, lookup) -> None:
+    # what starts or closes in a portal is a contest: the relevance gate lets such a question pass
+    assert matches(default_rules().lookups, readable(asked)) is lookup
+    assert read_intent(asked).asks_for_list is (lookup or bool(names_dates(asked)))
 
 
 def _hit(doc: str, collection: Collection, score: float, rank: float, owner: str | None = None) -> SearchHit:
