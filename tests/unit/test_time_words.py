@@ -54,6 +54,10 @@ def seoul(year: int, month: int, day: int) -> datetime:
     ("2026년 3월 대회", at(2026, 11, 22), seoul(2026, 3, 1), seoul(2026, 4, 1), False),
     ("내년 3월 대회", at(2026, 11, 22), seoul(2027, 3, 1), seoul(2027, 4, 1), False),
     ("연말 해커톤", at(2026, 11, 22), seoul(2026, 12, 1), seoul(2027, 1, 1), False),
+    ("security news from the end of last year?", at(2027, 1, 13), seoul(2026, 12, 1),
+     seoul(2027, 1, 1), False),
+    ("작년 말에 나온 해커톤", at(2027, 1, 13), seoul(2026, 12, 1), seoul(2027, 1, 1), False),
+    ("작년 말레이시아 대회", at(2027, 1, 13), seoul(2026, 1, 1), seoul(2027, 1, 1), False),  # not 말
     ("올해 열린 CTF", at(2026, 11, 22), seoul(2026, 1, 1), seoul(2027, 1, 1), False),
     ("작년 해커톤 결과", at(2027, 1, 5), seoul(2026, 1, 1), seoul(2027, 1, 1), False),
     ("contests next year", at(2026, 11, 22), seoul(2027, 1, 1), seoul(2028, 1, 1), False),
