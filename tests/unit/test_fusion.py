@@ -174,7 +174,7 @@ def test_a_saved_item_is_of_its_items_kind() -> None:
 
 
 def test_a_question_naming_both_kinds_or_none_favours_neither() -> None:
-    for question in ("해커톤 관련 기사", "벡터 DB 스타트업 인수"):
+    for question in ("해커톤 우승팀 인터뷰 기사", "벡터 DB 스타트업 인수"):
         contest = fuse(Collection.CONTESTS, _contests("ONGOING"), [0.9], [1], question, WEIGHTS)
         article = fuse(Collection.NEWS, [{"title": "x"}], [0.9], [1], question, WEIGHTS)
         assert contest[0] == article[0]

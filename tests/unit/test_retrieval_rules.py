@@ -209,6 +209,7 @@ def test_a_contest_word_used_as_a_topic_names_no_kind(asked) -> None:
     ("내가 북마크한 해커톤", "CONTEST"),
     ("bookmarked ctf?", "CONTEST"),
     ("해커톤 관련 뉴스", "NEWS"),
+    ("해커톤 관련 기사", "NEWS"),  # articles about hackathons
 ])
 def test_a_contest_word_as_the_kind_asked_still_names_it(asked, kind) -> None:
     assert read_intent(asked).asked_kind == kind

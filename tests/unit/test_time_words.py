@@ -45,6 +45,7 @@ def seoul(year: int, month: int, day: int) -> datetime:
     # asking which contests end (or ended) in a window asks by their end, as "마감" does
     ("이번 달에 끝나는 대회 다 알려줘", at(2026, 11, 22), seoul(2026, 11, 1), seoul(2026, 12, 1), True),
     ("지난달에 끝난 해커톤", at(2026, 11, 22), seoul(2026, 10, 1), seoul(2026, 11, 1), True),
+    ("다음 달에 끝날 해커톤", at(2026, 11, 22), seoul(2026, 12, 1), seoul(2027, 1, 1), True),
     ("다음 주에 종료되는 공모전", at(2026, 11, 22), seoul(2026, 11, 23), seoul(2026, 11, 30), True),
     ("내일 시작하는 대회", at(2026, 12, 31), seoul(2027, 1, 1), seoul(2027, 1, 2), False),
     ("이번 달 대회", at(2026, 11, 22), seoul(2026, 11, 1), seoul(2026, 12, 1), False),
@@ -147,6 +148,18 @@ def test_a_question_by_deadline_asks_about_contests():
     every = (Collection.CONTESTS, Collection.NEWS, Collection.BOOKMARKS)
     assert of_kind_asked("이번주 마감인데 아직 접수 가능한 거 있음?", every, by_deadline=True) == (
         Collection.CONTESTS, Collection.BOOKMARKS)
+
+
+@pytest.mark.parametrize("question", [
+    "작년에 끝난 해커톤 우승팀 누구야?",  # who won: the results are articles
+    "지난달 마감된 공모전 결과 기사",  # names articles
+    "지난주 마감된 대회 1위는 누구야?",
+])
+def test_a_question_by_deadline_about_results_or_articles_searches_articles_too(question):
+    every = (Collection.CONTESTS, Collection.NEWS, Collection.BOOKMARKS)
+    windows = read_windows(question, at(2026, 11, 22))
+    assert windows is not None and windows.by_deadline
+    assert Collection.NEWS in of_kind_asked(question, every, by_deadline=True)
 
 
 @pytest.mark.parametrize(("question", "now", "start", "end"), [

@@ -198,10 +198,14 @@ def of_kind_asked(question: str, collections: Sequence[Collection],
     """`collections` without the catalog collection of the kind a dated question does not ask
     for: "이번 주 마감인 대회" cites no article of this week, "어제 올라온 뉴스" no contest running
     yesterday; a question by deadline asks about contests (an article has none: "이번주 마감인데
-    아직 접수 가능한 거 있음?"). The user's bookmarks stay (they are searched by their item's
-    kind). Unchanged when the question names both kinds or neither, or when nothing else would be
-    left."""
-    kind = "CONTEST" if by_deadline else read_intent(question).asked_kind
+    아직 접수 가능한 거 있음?"), unless it asks for articles or who won ("작년에 끝난 해커톤
+    우승팀": the results are articles). The user's bookmarks stay (they are searched by their
+    item's kind). Unchanged when the question names both kinds or neither, or when nothing else
+    would be left."""
+    kind = read_intent(question).asked_kind
+    rules, text = default_rules(), readable(question)
+    if by_deadline and not matches(rules.news_kind, text) and not matches(rules.results, text):
+        kind = "CONTEST"
     other = {"CONTEST": Collection.NEWS, "NEWS": Collection.CONTESTS}.get(kind or "")
     kept = tuple(c for c in collections if c is not other)
     return kept if kept else tuple(collections)
