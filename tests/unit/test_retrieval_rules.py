@@ -196,6 +196,9 @@ def test_a_prize_or_who_may_enter_still_asks_about_the_contest(asked) -> None:
     "did i bookmark any CTF stuff?",
     "did I save anything about the Garam hackathon?",
     "my CTF-related bookmarks",
+    "CTF와 관련된 북마크 보여줘",
+    "해커톤에 대한 북마크",
+    "did I save something about the hackathon?",
 ])
 def test_a_contest_word_used_as_a_topic_names_no_kind(asked) -> None:
     # what is saved or reported about a CTF is an article as often as the contest itself
@@ -210,6 +213,10 @@ def test_a_contest_word_used_as_a_topic_names_no_kind(asked) -> None:
     ("bookmarked ctf?", "CONTEST"),
     ("해커톤 관련 뉴스", "NEWS"),
     ("해커톤 관련 기사", "NEWS"),  # articles about hackathons
+    ("CTF 관련 행사 뭐 있어?", "CONTEST"),  # the catalog's other contest words name the kind
+    ("해커톤 관련 신청 마감 언제야?", "CONTEST"),
+    ("AI 챌린지 관련 해커톤 있어?", "CONTEST"),  # a contest word after it is the kind asked
+    ("hackathon-related events this month?", "CONTEST"),
 ])
 def test_a_contest_word_as_the_kind_asked_still_names_it(asked, kind) -> None:
     assert read_intent(asked).asked_kind == kind
@@ -220,13 +227,23 @@ def test_a_contest_word_as_the_kind_asked_still_names_it(asked, kind) -> None:
     ("Is anything starting next week?", True),
     ("이번 주에 시작하는 거 있어?", True),
     ("오늘 마감인 거 뭐 있어?", True),
+    ("anything that closes today?", True),
+    ("what's closing this week?", True),
+    ("다음 주에 시작하는 건 없어?", True),
     ("is there anything good to eat?", False),
     ("what time does the store close today?", False),
+    ("Are there any known bugs due to the new React compiler?", False),
+    ("Is there any risk in closing a Kafka consumer without committing offsets?", False),
+    ("Is there anything wrong with opening a file twice in Python?", False),
+    ("vim 종료하는 거 뭐야?", False),
+    ("도커 컨테이너 시작하는 거 뭐였지?", False),
 ])
 def test_asking_whether_anything_starts_or_closes_is_a_lookup(asked, lookup) -> None:
     # what starts or closes in a portal is a contest: the relevance gate lets such a question pass
     assert matches(default_rules().lookups, readable(asked)) is lookup
     assert read_intent(asked).asks_for_list is (lookup or bool(names_dates(asked)))
+    if lookup:  # the gate lets it pass as a lookup, not on its time word alone
+        assert names_dates(asked)
 
 
 def _hit(doc: str, collection: Collection, score: float, rank: float, owner: str | None = None) -> SearchHit:

@@ -69,6 +69,7 @@ def test_comparisons_and_how_tos_are_requests(text, asks):
     ("the final results of the cup", set()),
     ("Mulgyeol Data Challenge 2026 Preliminary", {(0, 0)}), ("the prelims of the cup", {(0, 0)}),
     ("a preliminary report on the outage", set()), ("preliminary revenue", set()),
+    ("preliminary results of the Qubit Cup 2026", set()), ("the preliminary round", {(0, 0)}),
 ])
 def test_the_divisions_of_a_series_are_read_as_words(text, named):
     assert divisions_named(text) == named

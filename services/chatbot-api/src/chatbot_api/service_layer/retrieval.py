@@ -197,15 +197,19 @@ def of_kind_asked(question: str, collections: Sequence[Collection],
                   by_deadline: bool = False) -> tuple[Collection, ...]:
     """`collections` without the catalog collection of the kind a dated question does not ask
     for: "이번 주 마감인 대회" cites no article of this week, "어제 올라온 뉴스" no contest running
-    yesterday; a question by deadline asks about contests (an article has none: "이번주 마감인데
-    아직 접수 가능한 거 있음?"), unless it asks for articles or who won ("작년에 끝난 해커톤
-    우승팀": the results are articles). The user's bookmarks stay (they are searched by their
-    item's kind). Unchanged when the question names both kinds or neither, or when nothing else
-    would be left."""
+    yesterday; a question by deadline about contests asks about contests (an article has no
+    deadline: "이번주 마감인데 아직 접수 가능한 거 있음?"), and one that also asks for news or who
+    won searches both ("작년에 끝난 해커톤 우승팀", "이번 주 마감 소식"); one about something else
+    that ended ("지난주 끝난 WWDC에서 발표된 거", "서비스 종료한 클라우드") is not about contests
+    at all. The user's bookmarks stay (they are searched by their item's kind). Unchanged when the
+    question names both kinds or neither, or when nothing else would be left."""
     kind = read_intent(question).asked_kind
-    rules, text = default_rules(), readable(question)
-    if by_deadline and not matches(rules.news_kind, text) and not matches(rules.results, text):
-        kind = "CONTEST"
+    if by_deadline:
+        rules, text = default_rules(), readable(question)
+        if matches(rules.news, text) or matches(rules.results, text):
+            kind = None
+        elif kind == "CONTEST" or matches(rules.contest, text):
+            kind = "CONTEST"
     other = {"CONTEST": Collection.NEWS, "NEWS": Collection.CONTESTS}.get(kind or "")
     kept = tuple(c for c in collections if c is not other)
     return kept if kept else tuple(collections)
