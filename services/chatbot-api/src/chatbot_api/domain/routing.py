@@ -84,6 +84,7 @@ class Rules:
     divisions: tuple[tuple[tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...]], ...] = ()
     results: tuple[re.Pattern[str], ...] = ()  # asks who won or how a contest turned out
     kind_topics: tuple[re.Pattern[str], ...] = ()  # a contest word used as a topic, not a kind
+    contest_as_such: tuple[re.Pattern[str], ...] = ()  # words naming contests as such: no topic
 
 
 def _compile(patterns: list[str]) -> tuple[re.Pattern[str], ...]:
@@ -115,6 +116,7 @@ def parse_rules(data: dict[str, Any]) -> Rules:
         divisions=tuple((_compile(a), _compile(b)) for a, b in data["divisions"]["pairs"]),
         results=_compile(data["results"]["patterns"]),
         kind_topics=_compile(data["kinds"]["topic"]),
+        contest_as_such=_compile(data["kinds"]["as_such"]),
     )
 
 

@@ -33,6 +33,7 @@ class QueryIntent:
     asked_kind: str | None = None  # "CONTEST" or "NEWS" (a bookmark's item_type) when one is named
     # asks which items there are ("해커톤 있어?", "지난달 보안 뉴스"), not about one item
     asks_for_list: bool = False
+    asks_results: bool = False  # who won a contest or how it turned out (the rules' [results])
 
     def preferred_statuses(self) -> frozenset[str]:
         """The contest statuses the question asks for (empty: no preference)."""
@@ -55,9 +56,10 @@ def _intent(query: str) -> QueryIntent:  # each collection's search of a questio
 def _read(query: str, r: Rules) -> QueryIntent:
     text = readable(query)
     # who won a contest, or how it turned out: its results are articles as often as the contest
+    results = matches(r.results, text)
     # or a contest word used as a topic ("CTF 관련된 거"): what is said about it is news as often
-    contest = (matches(r.contest_kind, text) and not matches(r.results, text)
-               and not matches(r.kind_topics, text))
+    topic = matches(r.kind_topics, text) and not matches(r.contest_as_such, text)
+    contest = matches(r.contest_kind, text) and not results and not topic
     news = matches(r.news_kind, text)
     return QueryIntent(
         wants_recent=matches(r.latest, text),
@@ -67,4 +69,5 @@ def _read(query: str, r: Rules) -> QueryIntent:
         wants_saved=matches(r.bookmarks, text),
         asked_kind="CONTEST" if contest and not news else "NEWS" if news and not contest else None,
         asks_for_list=matches(r.lookups, text) or names_dates(query),
+        asks_results=results,
     )

@@ -203,10 +203,11 @@ def of_kind_asked(question: str, collections: Sequence[Collection],
     that ended ("지난주 끝난 WWDC에서 발표된 거", "서비스 종료한 클라우드") is not about contests
     at all. The user's bookmarks stay (they are searched by their item's kind). Unchanged when the
     question names both kinds or neither, or when nothing else would be left."""
-    kind = read_intent(question).asked_kind
+    intent = read_intent(question)
+    kind = intent.asked_kind
     if by_deadline:
         rules, text = default_rules(), readable(question)
-        if matches(rules.news, text) or matches(rules.results, text):
+        if intent.asks_results or matches(rules.news, text):
             kind = None
         elif kind == "CONTEST" or matches(rules.contest, text):
             kind = "CONTEST"
